@@ -1,0 +1,192 @@
+import { InvalidArgumentError } from './errors.js';
+import {
+  allocatePages,
+  checkPageBytes,
+  copyPagesTo,
+  DEFAULT_PAGE_BYTES,
+  pagesEqual,
+  pagesOf,
+  wordView,
+} from './internal/pages.js';
+import { MAX_BITS } from './positions.js';
+
+/** Options for storage with more than one page; the default suits everything but tests of the page boundary. */
+export interface StorageOptions {
+  /** Bytes per page: a power of two in [8, 2^29]. Default 2^29 (512 MiB). */
+  readonly pageBytes?: number;
+}
+
+/**
+ * A fixed-size array of bits. Bit i is bit (i mod 8) of byte ⌊i / 8⌋, least significant first: the byte layout of
+ * the serialized payload, so serializing is a copy and deserializing can be a view.
+ *
+ * Up to 2^48 bits ({@link MAX_BITS}); above 2^32 bits (512 MiB) the bytes are split over pages of 2^32 bits. Index
+ * arithmetic is exact: a page number is ⌊i / pageBits⌋ in doubles and the offset inside a page is below 2^32, so no
+ * bit index is ever truncated to 32 bits.
+ */
+export class BitArray {
+  /** Number of bits. */
+  readonly size: number;
+  /** Number of bytes: ⌈size / 8⌉. */
+  readonly byteLength: number;
+  /** The storage, in order; every page but the last holds `pageBytes` bytes. Read-only by contract. */
+  readonly pages: readonly Uint8Array[];
+  private readonly first: Uint8Array;
+  private readonly paged: boolean;
+  private readonly pageBits: number;
+
+  /**
+   * A zeroed array of `size` bits, or (with `bytes`) one over existing bytes, which must be exactly ⌈size / 8⌉
+   * long; `copy: false` uses them in place.
+   */
+  constructor(size: number, options: StorageOptions & { bytes?: Uint8Array; copy?: boolean } = {}) {
+    if (!Number.isInteger(size) || size < 1 || size > MAX_BITS) {
+      throw new InvalidArgumentError(`BitArray: size must be an integer in [1, 2^48], got ${size}`);
+    }
+    const pageBytes = checkPageBytes('BitArray', options.pageBytes ?? DEFAULT_PAGE_BYTES);
+    this.size = size;
+    this.byteLength = Math.ceil(size / 8);
+    const { bytes } = options;
+    if (bytes !== undefined && bytes.length !== this.byteLength) {
+      throw new InvalidArgumentError(
+        `BitArray: bytes must hold exactly ${this.byteLength} bytes for ${size} bits, got ${bytes.length}`,
+      );
+    }
+    this.pages =
+      bytes === undefined
+        ? allocatePages(this.byteLength, pageBytes)
+        : pagesOf(bytes, pageBytes, options.copy ?? true);
+    this.first = this.pages[0]!;
+    this.paged = this.pages.length > 1;
+    this.pageBits = pageBytes * 8;
+  }
+
+  /** The value of bit `i` (0 ≤ i < size; not range-checked on this hot path). */
+  get(i: number): boolean {
+    if (!this.paged) return (this.first[i >>> 3]! & (1 << (i & 7))) !== 0;
+    const p = Math.floor(i / this.pageBits);
+    const off = i - p * this.pageBits;
+    return (this.pages[p]![off >>> 3]! & (1 << (off & 7))) !== 0;
+  }
+
+  /** Sets bit `i`; returns true when it was 0 before. */
+  testAndSet(i: number): boolean {
+    let bytes = this.first;
+    let off = i;
+    if (this.paged) {
+      const p = Math.floor(i / this.pageBits);
+      bytes = this.pages[p]!;
+      off = i - p * this.pageBits;
+    }
+    const at = off >>> 3;
+    const mask = 1 << (off & 7);
+    const old = bytes[at]!;
+    if ((old & mask) !== 0) return false;
+    bytes[at] = old | mask;
+    return true;
+  }
+
+  /** Sets the bits at `positions[offset, offset + count)`; returns true when at least one of them was 0 before. */
+  setAll(positions: Float64Array, count: number, offset = 0): boolean {
+    let changed = false;
+    for (let j = offset; j < offset + count; j++) {
+      if (this.testAndSet(positions[j]!)) changed = true;
+    }
+    return changed;
+  }
+
+  /** True when every bit at `positions[offset, offset + count)` is 1. */
+  hasAll(positions: Float64Array, count: number, offset = 0): boolean {
+    for (let j = offset; j < offset + count; j++) {
+      if (!this.get(positions[j]!)) return false;
+    }
+    return true;
+  }
+
+  /** Number of bits set. */
+  popcount(): number {
+    let total = 0;
+    for (const page of this.pages) {
+      const words = wordView(page);
+      let i = 0;
+      if (words !== undefined) {
+        for (; i < words.length; i++) total += popcount32(words[i]!);
+        i *= 4;
+      }
+      for (; i < page.length; i++) total += popcount32(page[i]!);
+    }
+    return total;
+  }
+
+  /** Sets every bit to 0. */
+  clear(): void {
+    for (const page of this.pages) page.fill(0);
+  }
+
+  /** This |= other (same size); used on a fresh copy to build a union. */
+  orWith(other: BitArray): void {
+    this.combine(other, false);
+  }
+
+  /** This &= other (same size); used on a fresh copy to build an intersection. */
+  andWith(other: BitArray): void {
+    this.combine(other, true);
+  }
+
+  private combine(other: BitArray, and: boolean): void {
+    if (other.size !== this.size) {
+      throw new InvalidArgumentError(`BitArray: sizes differ (${this.size} and ${other.size} bits)`);
+    }
+    let base = 0;
+    for (const page of this.pages) {
+      for (let i = 0; i < page.length; i++) {
+        const b = other.byteAt(base + i);
+        page[i] = and ? page[i]! & b : page[i]! | b;
+      }
+      base += page.length;
+    }
+  }
+
+  /** True when both hold the same bits (whatever their page sizes). */
+  equals(other: BitArray): boolean {
+    if (other.size !== this.size) return false;
+    if (other.pageBits === this.pageBits) return pagesEqual(this.pages, other.pages);
+    for (let i = 0; i < this.byteLength; i++) if (this.byteAt(i) !== other.byteAt(i)) return false;
+    return true;
+  }
+
+  /** Byte `index` of the payload, whichever page holds it. */
+  private byteAt(index: number): number {
+    const pageBytes = this.pageBits / 8;
+    const p = Math.floor(index / pageBytes);
+    return this.pages[p]![index - p * pageBytes]!;
+  }
+
+  /** An independent copy with the same page size. */
+  clone(): BitArray {
+    const copy = new Uint8Array(this.byteLength);
+    this.copyTo(copy, 0);
+    return new BitArray(this.size, { bytes: copy, copy: false, pageBytes: this.pageBits / 8 });
+  }
+
+  /** Copies the bytes (the serialized payload) into `target` from `offset`. */
+  copyTo(target: Uint8Array, offset: number): void {
+    copyPagesTo(this.pages, target, offset);
+  }
+
+  /** True when a bit at or past `size` in the last byte is set (impossible for a valid payload). */
+  hasPaddingBits(): boolean {
+    const spare = this.byteLength * 8 - this.size;
+    if (spare === 0) return false;
+    const last = this.pages[this.pages.length - 1]!;
+    return last[last.length - 1]! >>> (8 - spare) !== 0;
+  }
+}
+
+/** Bitwise population count of a 32-bit word (Hacker's Delight, §5-1). */
+export function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}

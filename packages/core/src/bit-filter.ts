@@ -1,0 +1,139 @@
+import { BitArray } from './bit-array.js';
+import { FormatError } from './errors.js';
+import type { DeserializeOptions } from './filter.js';
+import {
+  type FilterKindInfo,
+  type FilterState,
+  HashedFilter,
+  type ResolvedShape,
+  readFilterEnvelope,
+} from './hashed-filter.js';
+
+/**
+ * A Bloom filter over a {@link BitArray}: the standard and partitioned kinds differ only in their
+ * {@link FilterKindInfo} (layout and format kind). Statistics use the fill ratio X/m (X = bits set):
+ *
+ * - expected rate now: (X/m)^k, the probability that k positions all hit set bits;
+ * - estimated count (Swamidass & Baldi, "Mathematical correction for fingerprint similarity measures", J. Chem.
+ *   Inf. Model. 2007, eq. 5, in its exact form): n ≈ ln(1 − X/m) / (k·ln(1 − 1/m)) for the standard layout and
+ *   ln(1 − X/m) / ln(1 − 1/s) for the partitioned one (each key sets one bit per slice of s bits).
+ */
+export abstract class BitFilter<Self extends BitFilter<Self>> extends HashedFilter<Self, BitArray> {
+  protected constructor(info: FilterKindInfo, shape: ResolvedShape, state: FilterState<BitArray>) {
+    const storage = state.storage ?? new BitArray(shape.bits);
+    if (storage.size !== shape.bits) {
+      throw new RangeError(`${info.name}: storage holds ${storage.size} bits, expected ${shape.bits}`);
+    }
+    super(info, shape, storage, state);
+  }
+
+  protected insert(positions: Float64Array, offset: number): boolean {
+    return this.storage.setAll(positions, this.hashes, offset);
+  }
+
+  protected probe(positions: Float64Array, offset: number): boolean {
+    return this.storage.hasAll(positions, this.hashes, offset);
+  }
+
+  protected counterBits(): number {
+    return 0;
+  }
+
+  protected payloadLength(): number {
+    return this.storage.byteLength;
+  }
+
+  protected writePayload(target: Uint8Array, offset: number): void {
+    this.storage.copyTo(target, offset);
+  }
+
+  fillRatio(): number {
+    return this.storage.popcount() / this.bits;
+  }
+
+  estimatedCount(): number {
+    const set = this.storage.popcount();
+    if (set === 0) return 0;
+    if (set === this.bits) return Number.POSITIVE_INFINITY;
+    const slots = this.info.layout === 'partitioned' ? this.bits / this.hashes : this.bits;
+    const draws = this.info.layout === 'partitioned' ? 1 : this.hashes;
+    return Math.log1p(-set / this.bits) / (draws * Math.log1p(-1 / slots));
+  }
+
+  expectedFpr(): number {
+    return this.fillRatio() ** this.hashes;
+  }
+
+  /**
+   * The filter of every key in either: bit-identical to one filter built from both key sets. Its `count` is the
+   * estimate from the fill ratio (how many adds would have returned true is not known).
+   */
+  union(other: Self): Self {
+    this.checkCompatible(other, 'union');
+    const storage = this.storage.clone();
+    storage.orWith(other.storage);
+    return this.spawnEstimated(storage);
+  }
+
+  /**
+   * The bitwise AND: it holds every key present in both sources (its false-positive rate is at most that of either
+   * source, and may exceed that of a filter built from the true intersection). `count` is the fill-ratio estimate.
+   */
+  intersect(other: Self): Self {
+    this.checkCompatible(other, 'intersect');
+    const storage = this.storage.clone();
+    storage.andWith(other.storage);
+    return this.spawnEstimated(storage);
+  }
+
+  clone(): Self {
+    return this.spawn(this.storage.clone(), this.counted);
+  }
+
+  clear(): void {
+    this.storage.clear();
+    this.counted = 0;
+  }
+
+  /** Same kind, m, k, seed and bits (count, capacity and fpr are not compared). */
+  equals(other: Self): boolean {
+    return this.sameShape(other) && this.storage.equals(other.storage);
+  }
+
+  private spawnEstimated(storage: BitArray): Self {
+    const filter = this.spawn(storage, 0);
+    const estimate = filter.estimatedCount();
+    filter.counted = Number.isFinite(estimate) ? Math.round(estimate) : this.bits;
+    return filter;
+  }
+}
+
+/**
+ * Reads a bit filter of `info`'s kind: checks the envelope, the params (no counter width; for the partitioned
+ * layout m a multiple of k), that the payload holds exactly ⌈m/8⌉ bytes and that no padding bit is set.
+ */
+export function readBitFilter(
+  info: FilterKindInfo,
+  bytes: Uint8Array,
+  options: DeserializeOptions = {},
+): { shape: ResolvedShape; state: FilterState<BitArray> } {
+  const where = `${info.name}.deserialize`;
+  const { seed, params, payload } = readFilterEnvelope(info, bytes, options);
+  if (params.counterBits !== 0)
+    throw new FormatError(`${where}: counter width must be 0, got ${params.counterBits}`);
+  if (info.layout === 'partitioned' && params.bits % params.hashes !== 0) {
+    throw new FormatError(`${where}: bits (${params.bits}) must be a multiple of hashes (${params.hashes})`);
+  }
+  const expected = Math.ceil(params.bits / 8);
+  if (payload.length !== expected) {
+    throw new FormatError(
+      `${where}: payload must be ${expected} bytes for ${params.bits} bits, got ${payload.length}`,
+    );
+  }
+  const storage = new BitArray(params.bits, { bytes: payload, copy: options.copy ?? true });
+  if (storage.hasPaddingBits()) throw new FormatError(`${where}: bits past the end of the filter are set`);
+  return {
+    shape: { bits: params.bits, hashes: params.hashes, seed },
+    state: { storage, count: params.count, capacity: params.capacity, fpr: params.fpr },
+  };
+}

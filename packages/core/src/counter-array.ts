@@ -1,0 +1,183 @@
+import type { StorageOptions } from './bit-array.js';
+import { InvalidArgumentError } from './errors.js';
+import {
+  allocatePages,
+  checkPageBytes,
+  copyPagesTo,
+  DEFAULT_PAGE_BYTES,
+  pagesEqual,
+  pagesOf,
+} from './internal/pages.js';
+import { MAX_BITS } from './positions.js';
+
+/** Allowed counter widths in bits. */
+export type CounterBits = 4 | 8 | 16;
+export const COUNTER_BITS: readonly CounterBits[] = [4, 8, 16];
+
+/**
+ * A fixed-size array of unsigned counters of 4, 8 or 16 bits, packed into bytes exactly as they are serialized:
+ * 4-bit counter i is the low nibble of byte ⌊i / 2⌋ when i is even and the high nibble when odd; 8-bit counter i
+ * is byte i; 16-bit counter i is bytes 2i (low) and 2i + 1 (high), little-endian on every platform.
+ *
+ * Increment saturates at the maximum (2^width − 1) and a saturated counter is sticky: decrement leaves it there,
+ * because its true count is unknown and lowering it could create a false negative (Fan et al., "Summary Cache",
+ * IEEE/ACM ToN 2000, §V.C). Decrement refuses to go below zero. Large arrays are paged like {@link BitArray}.
+ */
+export class CounterArray {
+  /** Number of counters. */
+  readonly size: number;
+  /** Bits per counter. */
+  readonly width: CounterBits;
+  /** The saturation value, 2^width − 1. */
+  readonly max: number;
+  /** Number of bytes: ⌈size · width / 8⌉. */
+  readonly byteLength: number;
+  /** The storage, in order. Read-only by contract. */
+  readonly pages: readonly Uint8Array[];
+  private readonly first: Uint8Array;
+  private readonly paged: boolean;
+  private readonly pageBytes: number;
+  /** log2(bytes per counter) for widths 8 and 16; -1 for 4-bit counters (two per byte). */
+  private readonly shift: number;
+
+  constructor(
+    size: number,
+    width: CounterBits,
+    options: StorageOptions & { bytes?: Uint8Array; copy?: boolean } = {},
+  ) {
+    if (!Number.isInteger(size) || size < 1 || size > MAX_BITS) {
+      throw new InvalidArgumentError(`CounterArray: size must be an integer in [1, 2^48], got ${size}`);
+    }
+    if (!COUNTER_BITS.includes(width)) {
+      throw new InvalidArgumentError(`CounterArray: width must be one of 4, 8, 16, got ${width}`);
+    }
+    this.pageBytes = checkPageBytes('CounterArray', options.pageBytes ?? DEFAULT_PAGE_BYTES);
+    this.size = size;
+    this.width = width;
+    this.max = 2 ** width - 1;
+    this.shift = width === 4 ? -1 : width === 8 ? 0 : 1;
+    this.byteLength = Math.ceil((size * width) / 8);
+    const { bytes } = options;
+    if (bytes !== undefined && bytes.length !== this.byteLength) {
+      throw new InvalidArgumentError(
+        `CounterArray: bytes must hold exactly ${this.byteLength} bytes for ${size} ${width}-bit counters, got ${bytes.length}`,
+      );
+    }
+    this.pages =
+      bytes === undefined
+        ? allocatePages(this.byteLength, this.pageBytes)
+        : pagesOf(bytes, this.pageBytes, options.copy ?? true);
+    this.first = this.pages[0]!;
+    this.paged = this.pages.length > 1;
+  }
+
+  /** The value of counter `i`. */
+  get(i: number): number {
+    const shift = this.shift;
+    if (shift < 0) {
+      const byte = this.byteOf(Math.floor(i / 2));
+      return i % 2 === 0 ? byte & 0x0f : byte >>> 4;
+    }
+    if (shift === 0) return this.byteOf(i);
+    return this.byteOf(2 * i) | (this.byteOf(2 * i + 1) << 8);
+  }
+
+  /** Adds one unless saturated; returns the new value. */
+  increment(i: number): number {
+    const value = this.get(i);
+    if (value === this.max) return value;
+    this.put(i, value + 1);
+    return value + 1;
+  }
+
+  /**
+   * Subtracts one; returns false (changing nothing) when the counter is 0. A saturated counter stays saturated
+   * (and the call returns true): see the class comment.
+   */
+  decrement(i: number): boolean {
+    const value = this.get(i);
+    if (value === 0) return false;
+    if (value !== this.max) this.put(i, value - 1);
+    return true;
+  }
+
+  /** Sets counter `i` to `value` (0 ≤ value ≤ max, not checked on this hot path). */
+  set(i: number, value: number): void {
+    this.put(i, value);
+  }
+
+  /** Number of counters at the maximum. */
+  saturatedCount(): number {
+    let total = 0;
+    for (let i = 0; i < this.size; i++) if (this.get(i) === this.max) total++;
+    return total;
+  }
+
+  /** Number of non-zero counters. */
+  nonZeroCount(): number {
+    let total = 0;
+    for (let i = 0; i < this.size; i++) if (this.get(i) !== 0) total++;
+    return total;
+  }
+
+  /** Sets every counter to 0. */
+  clear(): void {
+    for (const page of this.pages) page.fill(0);
+  }
+
+  /** True when both hold the same counters. */
+  equals(other: CounterArray): boolean {
+    if (other.size !== this.size || other.width !== this.width) return false;
+    if (other.pageBytes === this.pageBytes) return pagesEqual(this.pages, other.pages);
+    for (let i = 0; i < this.size; i++) if (this.get(i) !== other.get(i)) return false;
+    return true;
+  }
+
+  /** An independent copy. */
+  clone(): CounterArray {
+    const copy = new Uint8Array(this.byteLength);
+    this.copyTo(copy, 0);
+    return new CounterArray(this.size, this.width, { bytes: copy, copy: false, pageBytes: this.pageBytes });
+  }
+
+  /** Copies the bytes (the serialized payload) into `target` from `offset`. */
+  copyTo(target: Uint8Array, offset: number): void {
+    copyPagesTo(this.pages, target, offset);
+  }
+
+  /** True when the unused high nibble of the last byte (odd count of 4-bit counters) is not zero. */
+  hasPaddingBits(): boolean {
+    if (this.width !== 4 || this.size % 2 === 0) return false;
+    const last = this.pages[this.pages.length - 1]!;
+    return last[last.length - 1]! >>> 4 !== 0;
+  }
+
+  private put(i: number, value: number): void {
+    const shift = this.shift;
+    if (shift < 0) {
+      const at = Math.floor(i / 2);
+      const byte = this.byteOf(at);
+      this.putByte(at, i % 2 === 0 ? (byte & 0xf0) | value : (byte & 0x0f) | (value << 4));
+    } else if (shift === 0) {
+      this.putByte(i, value);
+    } else {
+      this.putByte(2 * i, value & 0xff);
+      this.putByte(2 * i + 1, value >>> 8);
+    }
+  }
+
+  private byteOf(at: number): number {
+    if (!this.paged) return this.first[at]!;
+    const p = Math.floor(at / this.pageBytes);
+    return this.pages[p]![at - p * this.pageBytes]!;
+  }
+
+  private putByte(at: number, value: number): void {
+    if (!this.paged) {
+      this.first[at] = value;
+      return;
+    }
+    const p = Math.floor(at / this.pageBytes);
+    this.pages[p]![at - p * this.pageBytes] = value;
+  }
+}

@@ -1,0 +1,89 @@
+import { InvalidArgumentError } from './errors.js';
+import type { Key } from './key.js';
+import { describe } from './key.js';
+
+/**
+ * The API every bloomkit filter kind has (standard, partitioned, counting, scalable).
+ *
+ * Contract: `has` may answer true for a key never added (a false positive, at about the rate the filter was
+ * sized for) but never answers false for a key that was added (and, for the counting filter, not deleted since).
+ */
+export interface BloomFilter<Self> {
+  /** m: bits (or counters) in the filter. */
+  readonly bits: number;
+  /** k: positions per key. */
+  readonly hashes: number;
+  /** The 32-bit hash seed; filters can only be combined when their seeds are equal. */
+  readonly seed: number;
+  /** Number of `add` calls that returned true (keys that changed the filter). */
+  readonly count: number;
+  /** The capacity the filter was created for with `create`, else undefined. */
+  readonly capacity: number | undefined;
+  /** The target false-positive rate the filter was created for with `create`, else undefined. */
+  readonly fpr: number | undefined;
+
+  /** Adds `key`; true when it was not in the filter before (at least one position changed). */
+  add(key: Key): boolean;
+  /** True when `key` may be in the filter; false when it certainly is not. */
+  has(key: Key): boolean;
+  /** Adds every key; returns how many were new (how many `add` calls would have returned true). */
+  addAll(keys: Iterable<Key>): number;
+  /** `has` for each key, faster than a loop of `has` calls (all keys are hashed first, then probed). */
+  hasMany(keys: readonly Key[]): boolean[];
+
+  /** Fraction of bits (counters) that are set, in [0, 1]. */
+  fillRatio(): number;
+  /** Estimated number of distinct keys added, from the fill ratio (Swamidass & Baldi 2007). */
+  estimatedCount(): number;
+  /** The false-positive rate now, from the fill ratio. */
+  expectedFpr(): number;
+
+  /** A new filter holding the keys of both (same kind, m, k and seed, else IncompatibleFiltersError). */
+  union(other: Self): Self;
+  /** A new filter whose positions are set in both: holds every key present in both sources. */
+  intersect(other: Self): Self;
+  /** An independent copy. */
+  clone(): Self;
+  /** Removes every key. */
+  clear(): void;
+  /** True when both are the same kind with the same m, k, seed and contents. */
+  equals(other: Self): boolean;
+  /** The filter in bloomkit's binary format (docs/FORMAT.md). */
+  serialize(): Uint8Array;
+}
+
+/** The seed used when none is given: filters built alike with default options are compatible. */
+export const DEFAULT_SEED = 0;
+
+/** Options shared by every kind's `create` and constructor. */
+export interface SeedOption {
+  /**
+   * The hash seed, an integer in [0, 2^32 − 1], or `'random'` to draw one with `crypto.getRandomValues` (against
+   * key-flooding: an attacker who cannot read the seed cannot precompute keys that collide). The seed is stored in
+   * the serialized form. Default {@link DEFAULT_SEED}.
+   */
+  readonly seed?: number | 'random';
+}
+
+/** Options for reading a serialized filter. */
+export interface DeserializeOptions {
+  /**
+   * Copy the payload (default true). With false the filter reads and writes the caller's bytes in place: opening
+   * the filter block of a table file costs no copy, and the bytes must not change while the filter is used.
+   */
+  readonly copy?: boolean;
+  /** Verify the CRC-32C (default true). False makes opening O(1) for a caller that checksums its own blocks. */
+  readonly verifyChecksum?: boolean;
+}
+
+/** Validates a seed option and resolves `'random'`. */
+export function resolveSeed(where: string, seed: number | 'random' | undefined): number {
+  if (seed === undefined) return DEFAULT_SEED;
+  if (seed === 'random') return crypto.getRandomValues(new Uint32Array(1))[0]!;
+  if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
+    throw new InvalidArgumentError(
+      `${where}: seed must be an integer in [0, 2^32 - 1] or 'random', got ${describe(seed)}`,
+    );
+  }
+  return seed;
+}

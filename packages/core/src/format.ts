@@ -1,0 +1,238 @@
+import { crc32c } from './checksum.js';
+import { FormatError, UnsupportedVersionError } from './errors.js';
+
+/**
+ * The envelope shared by every bloomkit filter file (docs/FORMAT.md is the normative description):
+ *
+ *     offset  size  field
+ *     0       4     magic "BLMK" (42 4C 4D 4B)
+ *     4       1     format version (1)
+ *     5       1     filter kind ({@link FilterKind})
+ *     6       1     hash algorithm ({@link HashAlgorithm})
+ *     7       1     flags, 0 (reserved)
+ *     8       4     seed, u32 little-endian
+ *     12      2     params length P, u16 little-endian, a multiple of 8
+ *     14      2     reserved, 0
+ *     16      8     payload length L, u64 little-endian (< 2^53)
+ *     24      P     params (kind-specific)
+ *     24+P    L     payload (kind-specific)
+ *     24+P+L  4     CRC-32C of bytes [0, 24+P+L), u32 little-endian
+ *
+ * All multi-byte integers are little-endian. A reader checks every length against the bytes it was given before
+ * it allocates anything, and rejects anything it does not understand with a {@link FormatError}.
+ */
+
+/** "BLMK". */
+export const MAGIC: readonly number[] = [0x42, 0x4c, 0x4d, 0x4b];
+/** The format version this code writes, and the newest it reads. */
+export const FORMAT_VERSION = 1;
+/** Bytes before the params. */
+export const HEADER_BYTES = 24;
+/** Bytes of the trailing checksum. */
+export const CHECKSUM_BYTES = 4;
+/** The smallest possible envelope: header, no params, no payload, checksum. */
+export const MIN_ENVELOPE_BYTES: number = HEADER_BYTES + CHECKSUM_BYTES;
+
+/**
+ * Filter kinds. Ids are never reused: 0 is invalid, 1–127 are bloomkit's (5–127 reserved for future kinds),
+ * 128–255 are for private extensions and are never assigned by bloomkit.
+ */
+export const FilterKind = {
+  Standard: 1,
+  Partitioned: 2,
+  Counting: 3,
+  Scalable: 4,
+} as const;
+export type FilterKind = (typeof FilterKind)[keyof typeof FilterKind];
+
+/** Human names of the kinds, for messages. */
+export const KIND_NAMES: Readonly<Record<number, string>> = {
+  1: 'standard',
+  2: 'partitioned',
+  3: 'counting',
+  4: 'scalable',
+};
+
+/** Hash algorithms: 1 = MurmurHash3 x86_128 of the key's UTF-8 bytes with the header's seed, positions by
+ * enhanced double hashing (docs/FORMAT.md § Positions). 0 invalid; others reserved. */
+export const HashAlgorithm = { Murmur3x86_128: 1 } as const;
+export type HashAlgorithm = (typeof HashAlgorithm)[keyof typeof HashAlgorithm];
+
+/** What {@link encodeEnvelope} writes. */
+export interface EnvelopeSpec {
+  readonly kind: FilterKind;
+  readonly seed: number;
+  /** Kind-specific params; length a multiple of 8, at most 65528. */
+  readonly params: Uint8Array;
+  readonly payloadLength: number;
+  /** Writes exactly `payloadLength` bytes into `target` at `offset`. */
+  readonly writePayload: (target: Uint8Array, offset: number) => void;
+}
+
+/** A decoded envelope; `params` and `payload` are views into the input (nothing is copied). */
+export interface Envelope {
+  readonly version: number;
+  readonly kind: FilterKind;
+  readonly hashAlgorithm: HashAlgorithm;
+  readonly seed: number;
+  readonly params: DataView;
+  readonly payload: Uint8Array;
+  /** Bytes the envelope occupies, checksum included. */
+  readonly byteLength: number;
+}
+
+/** Options for {@link decodeEnvelope}. */
+export interface DecodeOptions {
+  /** Reject any other kind. */
+  readonly expectedKind?: FilterKind;
+  /** Verify the CRC-32C (default true). Off, decoding is O(1) in the payload size. */
+  readonly verifyChecksum?: boolean;
+  /** Allow bytes after the envelope (for nested envelopes); default false. */
+  readonly allowTrailing?: boolean;
+  /** Prefix for error messages, e.g. `StandardBloomFilter.deserialize`. */
+  readonly where?: string;
+}
+
+/** Total size of an envelope with these params and payload lengths. */
+export function envelopeLength(paramsLength: number, payloadLength: number): number {
+  return HEADER_BYTES + paramsLength + payloadLength + CHECKSUM_BYTES;
+}
+
+/** Writes a complete envelope into a new Uint8Array. */
+export function encodeEnvelope(spec: EnvelopeSpec): Uint8Array {
+  const out = new Uint8Array(envelopeLength(spec.params.length, spec.payloadLength));
+  writeEnvelope(spec, out, 0);
+  return out;
+}
+
+/** Writes a complete envelope into `target` at `offset`; returns the bytes written. */
+export function writeEnvelope(spec: EnvelopeSpec, target: Uint8Array, offset: number): number {
+  const { params, payloadLength } = spec;
+  if (params.length % 8 !== 0 || params.length > 0xfff8) {
+    throw new RangeError(
+      `encodeEnvelope: params length must be a multiple of 8 up to 65528, got ${params.length}`,
+    );
+  }
+  const length = envelopeLength(params.length, payloadLength);
+  const view = new DataView(target.buffer, target.byteOffset + offset, length);
+  for (let i = 0; i < 4; i++) view.setUint8(i, MAGIC[i]!);
+  view.setUint8(4, FORMAT_VERSION);
+  view.setUint8(5, spec.kind);
+  view.setUint8(6, HashAlgorithm.Murmur3x86_128);
+  view.setUint8(7, 0);
+  view.setUint32(8, spec.seed, true);
+  view.setUint16(12, params.length, true);
+  view.setUint16(14, 0, true);
+  setUint64(view, 16, payloadLength);
+  target.set(params, offset + HEADER_BYTES);
+  spec.writePayload(target, offset + HEADER_BYTES + params.length);
+  const end = offset + length - CHECKSUM_BYTES;
+  view.setUint32(length - CHECKSUM_BYTES, crc32c(target.subarray(offset, end)), true);
+  return length;
+}
+
+/**
+ * Reads and checks an envelope at the start of `bytes`: magic, version, kind, hash algorithm, flags, every length
+ * against `bytes.length`, and (unless disabled) the checksum. Throws {@link UnsupportedVersionError} for a newer
+ * version and {@link FormatError} for anything else wrong.
+ */
+export function decodeEnvelope(bytes: Uint8Array, options: DecodeOptions = {}): Envelope {
+  const where = options.where ?? 'decodeEnvelope';
+  if (!(bytes instanceof Uint8Array)) {
+    throw new FormatError(`${where}: input must be a Uint8Array`);
+  }
+  if (bytes.length < MIN_ENVELOPE_BYTES) {
+    throw new FormatError(
+      `${where}: input is ${bytes.length} bytes, shorter than the smallest filter file (${MIN_ENVELOPE_BYTES} bytes)`,
+    );
+  }
+  for (let i = 0; i < 4; i++) {
+    if (bytes[i] !== MAGIC[i])
+      throw new FormatError(`${where}: not a bloomkit filter (magic bytes are not "BLMK")`);
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  const version = view.getUint8(4);
+  if (version > FORMAT_VERSION) {
+    throw new UnsupportedVersionError(
+      `${where}: format version ${version} is newer than this reader, which reads versions 1 to ${FORMAT_VERSION}; upgrade @bloomkit/core`,
+      version,
+    );
+  }
+  if (version === 0)
+    throw new FormatError(`${where}: format version must be in [1, ${FORMAT_VERSION}], got 0`);
+  const kind = view.getUint8(5);
+  if (KIND_NAMES[kind] === undefined) {
+    throw new FormatError(
+      `${where}: unknown filter kind ${kind} (known: 1 standard, 2 partitioned, 3 counting, 4 scalable)`,
+    );
+  }
+  if (options.expectedKind !== undefined && kind !== options.expectedKind) {
+    throw new FormatError(
+      `${where}: these bytes hold a ${KIND_NAMES[kind]} filter (kind ${kind}), expected ${KIND_NAMES[options.expectedKind]} (kind ${options.expectedKind})`,
+    );
+  }
+  const hashAlgorithm = view.getUint8(6);
+  if (hashAlgorithm !== HashAlgorithm.Murmur3x86_128) {
+    throw new FormatError(`${where}: hash algorithm must be 1 (MurmurHash3 x86_128), got ${hashAlgorithm}`);
+  }
+  if (view.getUint8(7) !== 0) throw new FormatError(`${where}: flags must be 0, got ${view.getUint8(7)}`);
+  const seed = view.getUint32(8, true);
+  const paramsLength = view.getUint16(12, true);
+  if (paramsLength % 8 !== 0)
+    throw new FormatError(`${where}: params length must be a multiple of 8, got ${paramsLength}`);
+  if (view.getUint16(14, true) !== 0)
+    throw new FormatError(`${where}: reserved header bytes 14-15 must be 0`);
+  const payloadLength = getUint64(view, 16, where, 'payload length');
+  const available = bytes.length - MIN_ENVELOPE_BYTES;
+  if (paramsLength > available || payloadLength > available - paramsLength) {
+    throw new FormatError(
+      `${where}: header announces ${paramsLength} params bytes and ${payloadLength} payload bytes, but only ${available} bytes follow the header (truncated?)`,
+    );
+  }
+  const byteLength = envelopeLength(paramsLength, payloadLength);
+  if (byteLength !== bytes.length && !options.allowTrailing) {
+    throw new FormatError(
+      `${where}: ${bytes.length - byteLength} unexpected bytes after the filter's checksum`,
+    );
+  }
+  if (options.verifyChecksum ?? true) {
+    const stored = view.getUint32(byteLength - CHECKSUM_BYTES, true);
+    const actual = crc32c(bytes.subarray(0, byteLength - CHECKSUM_BYTES));
+    if (stored !== actual) {
+      throw new FormatError(
+        `${where}: checksum mismatch (stored 0x${hex32(stored)}, computed 0x${hex32(actual)}): the bytes are corrupt`,
+      );
+    }
+  }
+  const paramsStart = HEADER_BYTES;
+  const payloadStart = paramsStart + paramsLength;
+  return {
+    version,
+    kind: kind as FilterKind,
+    hashAlgorithm: hashAlgorithm as HashAlgorithm,
+    seed,
+    params: new DataView(bytes.buffer, bytes.byteOffset + paramsStart, paramsLength),
+    payload: bytes.subarray(payloadStart, payloadStart + payloadLength),
+    byteLength,
+  };
+}
+
+/** Writes a non-negative safe integer as u64 little-endian. */
+export function setUint64(view: DataView, offset: number, value: number): void {
+  view.setUint32(offset, value % 0x100000000, true);
+  view.setUint32(offset + 4, Math.floor(value / 0x100000000), true);
+}
+
+/** Reads a u64 little-endian that must be a safe integer (< 2^53); `field` names it in the error. */
+export function getUint64(view: DataView, offset: number, where: string, field: string): number {
+  if (offset + 8 > view.byteLength)
+    throw new FormatError(`${where}: ${field} lies past the end of the params`);
+  const lo = view.getUint32(offset, true);
+  const hi = view.getUint32(offset + 4, true);
+  if (hi >= 0x200000) throw new FormatError(`${where}: ${field} must be below 2^53, got a larger value`);
+  return hi * 0x100000000 + lo;
+}
+
+function hex32(n: number): string {
+  return n.toString(16).padStart(8, '0');
+}

@@ -1,0 +1,76 @@
+import { InvalidArgumentError } from '../errors.js';
+
+/**
+ * Byte storage split into pages, so a structure can be larger than one typed array allows (4 GiB on Node 20).
+ * Every page but the last holds exactly `pageBytes` bytes. A structure of at most `pageBytes` bytes has one page,
+ * and its hot path is a plain typed-array access.
+ */
+
+/** Default page size: 2^29 bytes (512 MiB, 2^32 bits), so an offset inside a page always fits in 32 bits. */
+export const DEFAULT_PAGE_BYTES: number = 2 ** 29;
+
+/** Checks a page size: a power of two in [8, 2^29]. */
+export function checkPageBytes(where: string, pageBytes: number): number {
+  if (
+    !Number.isInteger(pageBytes) ||
+    pageBytes < 8 ||
+    pageBytes > DEFAULT_PAGE_BYTES ||
+    !isPowerOfTwo(pageBytes)
+  ) {
+    throw new InvalidArgumentError(
+      `${where}: pageBytes must be a power of two in [8, 2^29], got ${pageBytes}`,
+    );
+  }
+  return pageBytes;
+}
+
+function isPowerOfTwo(n: number): boolean {
+  return n > 0 && 2 ** Math.round(Math.log2(n)) === n;
+}
+
+/** Zeroed pages holding `byteLength` bytes in all. */
+export function allocatePages(byteLength: number, pageBytes: number): Uint8Array[] {
+  const pages: Uint8Array[] = [];
+  for (let start = 0; start < byteLength || pages.length === 0; start += pageBytes) {
+    pages.push(new Uint8Array(Math.min(pageBytes, byteLength - start)));
+  }
+  return pages;
+}
+
+/** Pages over `bytes`: views into it when `copy` is false, fresh copies otherwise. */
+export function pagesOf(bytes: Uint8Array, pageBytes: number, copy: boolean): Uint8Array[] {
+  const pages: Uint8Array[] = [];
+  for (let start = 0; start < bytes.length || pages.length === 0; start += pageBytes) {
+    const view = bytes.subarray(start, Math.min(start + pageBytes, bytes.length));
+    pages.push(copy ? view.slice() : view);
+  }
+  return pages;
+}
+
+/** Copies the pages, in order, into `target` from `offset`. */
+export function copyPagesTo(pages: readonly Uint8Array[], target: Uint8Array, offset: number): void {
+  let at = offset;
+  for (const page of pages) {
+    target.set(page, at);
+    at += page.length;
+  }
+}
+
+/** True when both page lists hold the same bytes (same page sizes assumed). */
+export function pagesEqual(a: readonly Uint8Array[], b: readonly Uint8Array[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let p = 0; p < a.length; p++) {
+    const x = a[p]!;
+    const y = b[p]!;
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  }
+  return true;
+}
+
+/** A 32-bit word view of `page` when it is 4-byte aligned, for word-at-a-time loops; else undefined. */
+export function wordView(page: Uint8Array): Uint32Array | undefined {
+  return page.byteOffset % 4 === 0
+    ? new Uint32Array(page.buffer, page.byteOffset, page.length >>> 2)
+    : undefined;
+}

@@ -1,0 +1,53 @@
+import { InvalidArgumentError } from './errors.js';
+import { describe } from './key.js';
+
+/**
+ * Argument checks shared by every filter package. Each throws {@link InvalidArgumentError} with a message of the
+ * form `<where>: <name> must be <range>, got <value>` and returns the value when it is valid.
+ */
+
+/** An integer in [min, max] (both inclusive, both safe integers). */
+export function checkInteger(where: string, name: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new InvalidArgumentError(
+      `${where}: ${name} must be an integer in [${formatBound(min)}, ${formatBound(max)}], got ${describe(value)}`,
+    );
+  }
+  return value;
+}
+
+/** A finite number strictly between `low` and `high`. */
+export function checkOpenInterval(
+  where: string,
+  name: string,
+  value: unknown,
+  low: number,
+  high: number,
+): number {
+  if (typeof value !== 'number' || !(value > low && value < high)) {
+    throw new InvalidArgumentError(`${where}: ${name} must be in (${low}, ${high}), got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** One of the listed values. */
+export function checkOneOf<T extends number | string>(
+  where: string,
+  name: string,
+  value: unknown,
+  allowed: readonly T[],
+): T {
+  if (!allowed.includes(value as T)) {
+    throw new InvalidArgumentError(
+      `${where}: ${name} must be one of ${allowed.join(', ')}, got ${describe(value)}`,
+    );
+  }
+  return value as T;
+}
+
+/** Writes large bounds as powers of two (2^48) so messages stay readable. */
+function formatBound(n: number): string {
+  if (n >= 2 ** 20 && Number.isInteger(Math.log2(n))) return `2^${Math.log2(n)}`;
+  if (n >= 2 ** 20 && Number.isInteger(Math.log2(n + 1))) return `2^${Math.log2(n + 1)} - 1`;
+  return String(n);
+}

@@ -1,0 +1,139 @@
+import { CHI2_63_P999, chiSquare } from '@bloomkit/testkit';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { murmur3x86_128Into } from '../src/murmur3.js';
+import { derivePartitionedPositions, derivePositions, MAX_BITS } from '../src/positions.js';
+
+/**
+ * The closed form of enhanced double hashing, in BigInt: g_i = x + i·y + (i³ − i)/6 (mod m), with
+ * x = ⌊(h1·2^32 + h2)·m / 2^64⌋ and y likewise from h3, h4 (docs/FORMAT.md § Positions). Independent of the
+ * incremental double-precision code under test.
+ */
+function referencePositions(hash: readonly number[], m: number, k: number): number[] {
+  const M = BigInt(m);
+  const reduce = (hi: number, lo: number) => ((BigInt(hi) * 2n ** 32n + BigInt(lo)) * M) >> 64n;
+  const x = reduce(hash[0]!, hash[1]!);
+  const y = reduce(hash[2]!, hash[3]!);
+  const out: number[] = [];
+  for (let i = 0n; i < BigInt(k); i++) out.push(Number((x + i * y + (i * i * i - i) / 6n) % M));
+  return out;
+}
+
+const word = fc.integer({ min: 0, max: 0xffffffff });
+const hashArb = fc.tuple(word, word, word, word);
+
+describe('derivePositions', () => {
+  it('equals the BigInt closed form exactly, for m from 1 to 2^48 (5,000 cases)', () => {
+    const sizes = fc.oneof(
+      fc.integer({ min: 1, max: 1000 }),
+      fc.integer({ min: 2 ** 32 - 1000, max: 2 ** 32 + 1000 }),
+      fc.integer({ min: 1, max: MAX_BITS }),
+    );
+    fc.assert(
+      fc.property(hashArb, sizes, fc.integer({ min: 1, max: 64 }), (hash, m, k) => {
+        const out = new Float64Array(k);
+        derivePositions(Uint32Array.from(hash), m, k, out);
+        expect(Array.from(out)).toEqual(referencePositions(hash, m, k));
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('keeps full precision at the extremes: all-ones hash, m = 2^48', () => {
+    const hash = [0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff];
+    const out = new Float64Array(8);
+    derivePositions(Uint32Array.from(hash), MAX_BITS, 8, out);
+    expect(out[0]).toBe(MAX_BITS - 1);
+    expect(Array.from(out)).toEqual(referencePositions(hash, MAX_BITS, 8));
+  });
+
+  it('writes at an offset without touching the rest of the buffer', () => {
+    const out = new Float64Array(10).fill(-1);
+    derivePositions(Uint32Array.from([1, 2, 3, 4]), 1000, 3, out, 5);
+    expect(Array.from(out.subarray(0, 5))).toEqual([-1, -1, -1, -1, -1]);
+    expect(Array.from(out.subarray(5, 8))).toEqual(referencePositions([1, 2, 3, 4], 1000, 3));
+    expect(Array.from(out.subarray(8))).toEqual([-1, -1]);
+  });
+
+  // 64 equal-width buckets over [0, m); 200,000 positions from real key hashes.
+  const uniformCases = [2 ** 32 - 5, 2 ** 32, 2 ** 32 + 7, 2 ** 33 + 12345, 1_000_003, 64 * 1001 + 1];
+  for (const m of uniformCases) {
+    it(`spreads positions uniformly and in range for m = ${m} (chi-square, 64 buckets, p = 0.001)`, () => {
+      const k = 7;
+      const hash = new Uint32Array(4);
+      const out = new Float64Array(k);
+      const buckets = new Float64Array(64);
+      const lowBits = new Float64Array(64);
+      let outOfRange = 0;
+      for (let i = 0; i < 200_000 / k; i++) {
+        murmur3x86_128Into(`key-${i}`, 0, hash);
+        derivePositions(hash, m, k, out);
+        for (const p of out) {
+          if (!(Number.isInteger(p) && p >= 0 && p < m)) outOfRange++;
+          buckets[Math.floor((p * 64) / m)]!++;
+          lowBits[p % 64]!++;
+        }
+      }
+      expect(outOfRange).toBe(0);
+      expect(chiSquare(buckets)).toBeLessThan(CHI2_63_P999);
+      // The low bits must be uniform too (m % 64 ≠ 0 makes a few residues rarer by a negligible 64/m).
+      expect(chiSquare(lowBits)).toBeLessThan(CHI2_63_P999);
+    });
+  }
+
+  it('covers every position of a small odd m with counts close to uniform', () => {
+    const m = 13;
+    const counts = new Float64Array(m);
+    const hash = new Uint32Array(4);
+    const out = new Float64Array(3);
+    for (let i = 0; i < 13_000; i++) {
+      murmur3x86_128Into(`small-${i}`, 9, hash);
+      derivePositions(hash, m, 3, out);
+      for (const p of out) counts[p]!++;
+    }
+    // chi-square with 12 degrees of freedom, upper 0.1% point 32.909
+    expect(chiSquare(counts)).toBeLessThan(32.909);
+  });
+
+  it('works for m = 1 (every position is 0)', () => {
+    const out = new Float64Array(5);
+    derivePositions(Uint32Array.from([5, 6, 7, 8]), 1, 5, out);
+    expect(Array.from(out)).toEqual([0, 0, 0, 0, 0]);
+  });
+});
+
+describe('derivePartitionedPositions', () => {
+  it('puts position i in slice i, at the closed-form offset (3,000 cases)', () => {
+    fc.assert(
+      fc.property(
+        hashArb,
+        fc.integer({ min: 1, max: 2 ** 40 }),
+        fc.integer({ min: 1, max: 32 }),
+        (hash, s, k) => {
+          const out = new Float64Array(k);
+          derivePartitionedPositions(Uint32Array.from(hash), s, k, out);
+          const offsets = referencePositions(hash, s, k);
+          for (let i = 0; i < k; i++) {
+            expect(out[i]).toBe(i * s + offsets[i]!);
+            expect(out[i]! >= i * s && out[i]! < (i + 1) * s).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it('spreads offsets uniformly inside slices just above 2^32 bits', () => {
+    const s = 2 ** 32 + 3;
+    const k = 4;
+    const hash = new Uint32Array(4);
+    const out = new Float64Array(k);
+    const buckets = new Float64Array(64);
+    for (let i = 0; i < 50_000; i++) {
+      murmur3x86_128Into(`p-${i}`, 1, hash);
+      derivePartitionedPositions(hash, s, k, out);
+      for (let j = 0; j < k; j++) buckets[Math.floor(((out[j]! - j * s) * 64) / s)]!++;
+    }
+    expect(chiSquare(buckets)).toBeLessThan(CHI2_63_P999);
+  });
+});

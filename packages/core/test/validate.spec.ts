@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidArgumentError } from '../src/errors.js';
+import { checkInteger, checkOneOf, checkOpenInterval } from '../src/validate.js';
+
+describe('validate', () => {
+  it('checkInteger accepts integers in range and names range and value otherwise', () => {
+    expect(checkInteger('F', 'n', 5, 1, 10)).toBe(5);
+    expect(() => checkInteger('F', 'n', 0, 1, 10)).toThrow(
+      'F: n must be an integer in [1, 10], got number 0',
+    );
+    expect(() => checkInteger('F', 'bits', 2.5, 1, 2 ** 48)).toThrow('[1, 2^48], got number 2.5');
+    expect(() => checkInteger('F', 's', '3', 0, 2 ** 32 - 1)).toThrow('[0, 2^32 - 1], got string "3"');
+    expect(() => checkInteger('F', 'n', Number.NaN, 1, 10)).toThrow(InvalidArgumentError);
+  });
+
+  it('checkOpenInterval excludes the ends, NaN and non-numbers', () => {
+    expect(checkOpenInterval('F', 'fpr', 0.5, 0, 1)).toBe(0.5);
+    for (const bad of [0, 1, -0.1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '0.5', null]) {
+      expect(() => checkOpenInterval('F', 'fpr', bad, 0, 1)).toThrow(/F: fpr must be in \(0, 1\)/);
+    }
+  });
+
+  it('checkOneOf lists the allowed values', () => {
+    expect(checkOneOf('F', 'growth', 2, [2, 4])).toBe(2);
+    expect(() => checkOneOf('F', 'growth', 3, [2, 4])).toThrow('F: growth must be one of 2, 4, got number 3');
+  });
+});

@@ -1,0 +1,1 @@
+export { PartitionedBloomFilter } from './partitioned-bloom-filter.js';

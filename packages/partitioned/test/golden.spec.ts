@@ -1,0 +1,29 @@
+import { goldenAbsentKeys, goldenKeys, readGolden } from '@bloomkit/testkit';
+import { describe, expect, it } from 'vitest';
+import { PartitionedBloomFilter } from '../src/index.js';
+
+// test/golden/partitioned-v1.blmk: PartitionedBloomFilter.create(200, 0.01, { seed: 42 }) holding goldenKeys(),
+// written by format version 1. Frozen: never regenerate it; a new format version adds a new file.
+describe('golden file partitioned-v1.blmk', () => {
+  const bytes = readGolden(new URL('./golden/partitioned-v1.blmk', import.meta.url));
+
+  it('decodes with its parameters and finds every key', () => {
+    const filter = PartitionedBloomFilter.deserialize(bytes);
+    expect([filter.bits, filter.hashes, filter.seed, filter.count, filter.capacity, filter.fpr]).toEqual([
+      1925, 7, 42, 140, 200, 0.01,
+    ]);
+    for (const key of goldenKeys()) expect(filter.has(key)).toBe(true);
+  });
+
+  it('answers the absent keys exactly as when it was written', () => {
+    const filter = PartitionedBloomFilter.deserialize(bytes);
+    const hits = goldenAbsentKeys().flatMap((key, i) => (filter.has(key) ? [i] : []));
+    expect(hits).toEqual([0, 61, 133, 780, 782, 1323, 1987]);
+  });
+
+  it('is what the same filter serializes to today, byte for byte', () => {
+    const filter = PartitionedBloomFilter.create(200, 0.01, { seed: 42 });
+    filter.addAll(goldenKeys());
+    expect(filter.serialize()).toEqual(bytes);
+  });
+});

@@ -1,0 +1,1 @@
+export { StandardBloomFilter } from './standard-bloom-filter.js';

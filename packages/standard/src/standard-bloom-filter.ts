@@ -1,0 +1,63 @@
+import {
+  type BitArray,
+  BitFilter,
+  type DeserializeOptions,
+  FilterKind,
+  type FilterKindInfo,
+  type FilterShapeOptions,
+  type FilterState,
+  planShape,
+  readBitFilter,
+  resolveShape,
+  type SeedOption,
+} from '@bloomkit/core';
+
+const INFO: FilterKindInfo = { kind: FilterKind.Standard, name: 'StandardBloomFilter', layout: 'standard' };
+
+/**
+ * The classic Bloom filter (Bloom, CACM 1970): m bits, k positions per key anywhere in the m bits.
+ *
+ * Contract: `has` never answers false for an added key; it answers true for a key never added with probability
+ * p = (1 − (1 − 1/m)^{kn})^k after n adds (Broder & Mitzenmacher 2004, §2.1). `create(n, p)` picks the smallest m
+ * for which that is at most p: about 9.6 bits per key at p = 0.01 and 14.4 at p = 0.001, k = 7 and 10.
+ *
+ * Limits: m up to 2^48 bits; above 2^32 bits the bits are paged (see BitArray). Serialized form: kind 1 of
+ * docs/FORMAT.md.
+ */
+export class StandardBloomFilter extends BitFilter<StandardBloomFilter> {
+  /**
+   * An empty filter with m = `bits` and k = `hashes`. For sizing from a capacity and rate use {@link create}.
+   * `state` (advanced) supplies existing storage and counters, as `deserialize` and `union` do.
+   */
+  constructor(options: FilterShapeOptions, state: FilterState<BitArray> = {}) {
+    super(INFO, resolveShape(INFO, options), state);
+  }
+
+  /**
+   * A filter for `capacity` keys whose predicted false-positive rate at capacity is at most `fpr`.
+   * @param capacity expected number of distinct keys, an integer ≥ 1.
+   * @param fpr target false-positive rate, in (0, 1).
+   */
+  static create(capacity: number, fpr: number, options: SeedOption = {}): StandardBloomFilter {
+    const plan = planShape(INFO, capacity, fpr, options);
+    return new StandardBloomFilter(plan, { capacity: plan.capacity, fpr: plan.fpr });
+  }
+
+  /**
+   * Reads a filter written by {@link serialize}. Bytes of another kind, corrupt or truncated bytes get a
+   * FormatError. With `copy: false` the filter works on `bytes` in place.
+   */
+  static deserialize(bytes: Uint8Array, options: DeserializeOptions = {}): StandardBloomFilter {
+    const { shape, state } = readBitFilter(INFO, bytes, options);
+    return new StandardBloomFilter(shape, state);
+  }
+
+  protected spawn(storage: BitArray, count: number): StandardBloomFilter {
+    return new StandardBloomFilter(this.shape(), {
+      storage,
+      count,
+      capacity: this.capacity,
+      fpr: this.fpr,
+    });
+  }
+}

@@ -1,0 +1,15 @@
+import { falsePositiveRate } from '@bloomkit/core';
+import { describeFalsePositiveRate, describeFilterLaws, type FilterClass } from '@bloomkit/testkit';
+import { StandardBloomFilter } from '../src/index.js';
+
+const Standard: FilterClass<StandardBloomFilter> = {
+  name: 'StandardBloomFilter',
+  layout: 'standard',
+  fromShape: (shape) => new StandardBloomFilter(shape),
+  create: (capacity, fpr) => StandardBloomFilter.create(capacity, fpr),
+  deserialize: (bytes, options) => StandardBloomFilter.deserialize(bytes, options),
+  predictedFpr: (filter, n) => falsePositiveRate(filter.bits, n, filter.hashes),
+};
+
+describeFilterLaws(Standard);
+describeFalsePositiveRate(Standard);

@@ -1,0 +1,169 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { binaryKeys, urlKeys } from './keys.js';
+import { countHits, type FilledShape, fprUpperBoundCount } from './stats.js';
+
+type Key = string | Uint8Array;
+
+/** The part of the shared filter API the laws exercise. */
+export interface LawfulFilter<Self> {
+  readonly bits: number;
+  readonly hashes: number;
+  readonly seed: number;
+  readonly count: number;
+  add(key: Key): boolean;
+  has(key: Key): boolean;
+  addAll(keys: Iterable<Key>): number;
+  hasMany(keys: readonly Key[]): boolean[];
+  fillRatio(): number;
+  union(other: Self): Self;
+  intersect(other: Self): Self;
+  clone(): Self;
+  clear(): void;
+  equals(other: Self): boolean;
+  serialize(): Uint8Array;
+}
+
+/** A filter class as the laws see it. */
+export interface FilterClass<F extends LawfulFilter<F>> {
+  readonly name: string;
+  readonly layout: 'standard' | 'partitioned';
+  fromShape(shape: { bits: number; hashes: number; seed: number }): F;
+  create(capacity: number, fpr: number): F;
+  deserialize(bytes: Uint8Array, options?: { copy?: boolean }): F;
+  predictedFpr(filter: F, n: number): number;
+}
+
+const key = fc.oneof(fc.string({ unit: 'binary', maxLength: 30 }), fc.uint8Array({ maxLength: 24 }));
+const keys = fc.array(key, { maxLength: 200 });
+const shapeArb = fc.record({
+  bits: fc.integer({ min: 1, max: 5_000 }),
+  hashes: fc.integer({ min: 1, max: 12 }),
+  seed: fc.integer({ min: 0, max: 0xffffffff }),
+});
+
+/** fast-check laws every filter kind obeys: no false negatives, round trip, union = insert-all, intersection. */
+export function describeFilterLaws<F extends LawfulFilter<F>>(Filter: FilterClass<F>): void {
+  describe(`${Filter.name} laws`, () => {
+    it('has no false negatives (has and hasMany)', () => {
+      fc.assert(
+        fc.property(shapeArb, keys, (shape, added) => {
+          const filter = Filter.fromShape(shape);
+          filter.addAll(added);
+          for (const k of added) expect(filter.has(k)).toBe(true);
+          expect(filter.hasMany(added).every(Boolean)).toBe(true);
+        }),
+        { numRuns: 300 },
+      );
+    });
+
+    it('deserialize(serialize(f)) equals f and answers identically, copied or in place', () => {
+      fc.assert(
+        fc.property(shapeArb, keys, keys, fc.boolean(), (shape, added, probes, copy) => {
+          const filter = Filter.fromShape(shape);
+          filter.addAll(added);
+          const restored = Filter.deserialize(filter.serialize(), { copy });
+          expect(restored.equals(filter)).toBe(true);
+          expect([restored.bits, restored.hashes, restored.seed, restored.count]).toEqual([
+            filter.bits,
+            filter.hashes,
+            filter.seed,
+            filter.count,
+          ]);
+          for (const k of [...added, ...probes]) expect(restored.has(k)).toBe(filter.has(k));
+          expect(restored.serialize()).toEqual(filter.serialize());
+        }),
+        { numRuns: 200 },
+      );
+    });
+
+    it('union(a, b) equals a filter built from both key sets', () => {
+      fc.assert(
+        fc.property(shapeArb, keys, keys, (shape, a, b) => {
+          const left = Filter.fromShape(shape);
+          left.addAll(a);
+          const right = Filter.fromShape(shape);
+          right.addAll(b);
+          const both = Filter.fromShape(shape);
+          both.addAll([...a, ...b]);
+          expect(left.union(right).equals(both)).toBe(true);
+          expect(right.union(left).equals(both)).toBe(true);
+        }),
+        { numRuns: 200 },
+      );
+    });
+
+    it('the intersection holds every key that is in both sources', () => {
+      fc.assert(
+        fc.property(shapeArb, keys, keys, keys, (shape, common, onlyA, onlyB) => {
+          const a = Filter.fromShape(shape);
+          a.addAll([...common, ...onlyA]);
+          const b = Filter.fromShape(shape);
+          b.addAll([...common, ...onlyB]);
+          const intersection = a.intersect(b);
+          for (const k of common) expect(intersection.has(k)).toBe(true);
+          expect(intersection.fillRatio()).toBeLessThanOrEqual(Math.min(a.fillRatio(), b.fillRatio()));
+        }),
+        { numRuns: 200 },
+      );
+    });
+
+    it('union and intersect leave their operands unchanged; clone is independent; clear empties', () => {
+      const a = Filter.fromShape({ bits: 1000, hashes: 4, seed: 0 });
+      a.addAll(['x', 'y']);
+      const b = Filter.fromShape({ bits: 1000, hashes: 4, seed: 0 });
+      b.add('z');
+      const snapshot = a.serialize();
+      a.union(b);
+      a.intersect(b);
+      expect(a.serialize()).toEqual(snapshot);
+      const copy = a.clone();
+      copy.add('w');
+      expect(a.has('w')).toBe(false);
+      expect(copy.count).toBe(3);
+      a.clear();
+      expect([a.has('x'), a.count, a.fillRatio()]).toEqual([false, 0, 0]);
+    });
+  });
+}
+
+/** Absent probe keys, built once per test file. */
+const PROBES = 1_000_000;
+
+/**
+ * Measured false-positive rate, for p in {0.1, 0.01, 0.001} and capacity in {10^4, 10^5}, string and 16-byte keys:
+ * filled to capacity and probed with 10^6 keys never added, the count of false positives must not exceed the 99.9%
+ * upper confidence bound around the predicted rate ({@link fprUpperBoundCount}: probe randomness and the
+ * randomness of this filter's bits), and the predicted rate must be at most the target.
+ */
+export function describeFalsePositiveRate<F extends LawfulFilter<F>>(Filter: FilterClass<F>): void {
+  describe(`${Filter.name} false-positive rate`, () => {
+    let absentUrls: string[] | undefined;
+    let absentBinary: Uint8Array[] | undefined;
+    for (const capacity of [10_000, 100_000]) {
+      for (const fpr of [0.1, 0.01, 0.001]) {
+        for (const keyType of ['string', 'binary'] as const) {
+          it(`n = ${capacity}, p = ${fpr}, ${keyType} keys`, () => {
+            const filter = Filter.create(capacity, fpr);
+            const predicted = Filter.predictedFpr(filter, capacity);
+            expect(predicted).toBeLessThanOrEqual(fpr);
+            if (keyType === 'string') filter.addAll(urlKeys(capacity, 'present', capacity));
+            else filter.addAll(binaryKeys(capacity, 0xaa, capacity));
+            absentUrls ??= urlKeys(PROBES, 'absent', 99);
+            absentBinary ??= binaryKeys(PROBES, 0xbb, 99);
+            const hits = countHits<Key>(filter, keyType === 'string' ? absentUrls : absentBinary);
+            const shape: FilledShape = {
+              layout: Filter.layout,
+              bits: filter.bits,
+              hashes: filter.hashes,
+              n: capacity,
+            };
+            expect(hits).toBeLessThanOrEqual(fprUpperBoundCount([shape], PROBES));
+            // A floor, so that a broken measurement (nothing ever found) cannot pass.
+            expect(hits).toBeGreaterThan(PROBES * predicted * 0.8);
+          });
+        }
+      }
+    }
+  });
+}

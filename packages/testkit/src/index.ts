@@ -1,0 +1,21 @@
+export {
+  describeFalsePositiveRate,
+  describeFilterLaws,
+  type FilterClass,
+  type LawfulFilter,
+} from './filter-laws.js';
+export { goldenAbsentKeys, goldenKeys, readGolden } from './golden.js';
+export { binaryKeys, prng, urlKeys } from './keys.js';
+export { runQuickStart } from './readme.js';
+export {
+  CHI2_63_P999,
+  chiSquare,
+  countHits,
+  type FilledShape,
+  fprMoments,
+  fprUpperBoundCount,
+  occupancyVariance,
+  upperBoundCount,
+  upperBoundRate,
+  Z_999,
+} from './stats.js';

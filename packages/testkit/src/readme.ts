@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * Runs the first ```ts block of a README as a test would: its `import { A, B } from 'pkg'` lines are bound to the
+ * given modules, and each `console.log(...)` whose line ends in `// → text` must print exactly `text`. Returns
+ * what was printed and what the annotations expect, in order, so the caller can compare them.
+ */
+export async function runQuickStart(
+  readmePath: string,
+  modules: Readonly<Record<string, Readonly<Record<string, unknown>>>>,
+  globals: Readonly<Record<string, unknown>> = {},
+): Promise<{ printed: string[]; expected: string[] }> {
+  const readme = readFileSync(readmePath, 'utf8');
+  const match = /```ts\n([\s\S]*?)```/.exec(readme);
+  if (match === null) throw new Error(`${readmePath}: no \`\`\`ts block`);
+  const source = match[1]!;
+  const expected: string[] = [];
+  const bindings: string[] = [];
+  const body = source
+    .split('\n')
+    .map((line) => {
+      const imported = /^import \{([^}]+)\} from '([^']+)';$/.exec(line.trim());
+      if (imported !== null) {
+        const module = modules[imported[2]!];
+        if (module === undefined) throw new Error(`${readmePath}: no module given for '${imported[2]}'`);
+        bindings.push(`const {${imported[1]}} = __modules[${JSON.stringify(imported[2])}];`);
+        return '';
+      }
+      const annotation = /console\.log\(.*\/\/ → (.*)$/.exec(line);
+      if (annotation !== null) expected.push(annotation[1]!.trim());
+      return line;
+    })
+    .join('\n');
+  const printed: string[] = [];
+  const log = (...values: unknown[]) => printed.push(values.map(String).join(' '));
+  const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
+    ...args: string[]
+  ) => (...values: unknown[]) => Promise<void>;
+  const names = Object.keys(globals);
+  const run = new AsyncFunction('__modules', 'console', ...names, `${bindings.join('\n')}\n${body}`);
+  await run(modules, { log }, ...names.map((name) => globals[name]));
+  return { printed, expected };
+}

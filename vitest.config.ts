@@ -1,0 +1,39 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const packages = readdirSync(new URL('./packages', import.meta.url));
+
+/** Tests import sibling packages from source, so `pnpm test` needs no build first. */
+const alias = Object.fromEntries(
+  packages.map((name) => [`@bloomkit/${name}`, `${root}packages/${name}/src/index.ts`]),
+);
+
+export default defineConfig({
+  test: {
+    // The JSON report is what .ci/run reads to print the runner's own pass/fail counts.
+    reporters: ['default', ['json', { outputFile: `${root}.vitest-report.json` }]],
+    projects: [
+      ...packages.map((name) => ({
+        resolve: { alias },
+        test: {
+          name,
+          root: `${root}packages/${name}`,
+          include: ['test/**/*.spec.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      })),
+      {
+        resolve: { alias },
+        test: {
+          name: 'bench',
+          root: `${root}apps/bench`,
+          include: ['test/**/*.spec.ts'],
+          testTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
