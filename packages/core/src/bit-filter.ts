@@ -8,15 +8,14 @@ import {
   type ResolvedShape,
   readFilterEnvelope,
 } from './hashed-filter.js';
+import { estimateCount } from './params.js';
 
 /**
  * A Bloom filter over a {@link BitArray}: the standard and partitioned kinds differ only in their
  * {@link FilterKindInfo} (layout and format kind). Statistics use the fill ratio X/m (X = bits set):
  *
  * - expected rate now: (X/m)^k, the probability that k positions all hit set bits;
- * - estimated count (Swamidass & Baldi, "Mathematical correction for fingerprint similarity measures", J. Chem.
- *   Inf. Model. 2007, eq. 5, in its exact form): n ≈ ln(1 − X/m) / (k·ln(1 − 1/m)) for the standard layout and
- *   ln(1 − X/m) / ln(1 − 1/s) for the partitioned one (each key sets one bit per slice of s bits).
+ * - estimated count: {@link estimateCount} (Swamidass & Baldi 2007).
  */
 export abstract class BitFilter<Self extends BitFilter<Self>> extends HashedFilter<Self, BitArray> {
   protected constructor(info: FilterKindInfo, shape: ResolvedShape, state: FilterState<BitArray>) {
@@ -35,7 +34,7 @@ export abstract class BitFilter<Self extends BitFilter<Self>> extends HashedFilt
     return this.storage.hasAll(positions, this.hashes, offset);
   }
 
-  protected counterBits(): number {
+  protected counterWidth(): number {
     return 0;
   }
 
@@ -52,12 +51,7 @@ export abstract class BitFilter<Self extends BitFilter<Self>> extends HashedFilt
   }
 
   estimatedCount(): number {
-    const set = this.storage.popcount();
-    if (set === 0) return 0;
-    if (set === this.bits) return Number.POSITIVE_INFINITY;
-    const slots = this.info.layout === 'partitioned' ? this.bits / this.hashes : this.bits;
-    const draws = this.info.layout === 'partitioned' ? 1 : this.hashes;
-    return Math.log1p(-set / this.bits) / (draws * Math.log1p(-1 / slots));
+    return estimateCount(this.storage.popcount(), this.bits, this.hashes, this.info.layout);
   }
 
   expectedFpr(): number {
@@ -98,13 +92,6 @@ export abstract class BitFilter<Self extends BitFilter<Self>> extends HashedFilt
   /** Same kind, m, k, seed and bits (count, capacity and fpr are not compared). */
   equals(other: Self): boolean {
     return this.sameShape(other) && this.storage.equals(other.storage);
-  }
-
-  private spawnEstimated(storage: BitArray): Self {
-    const filter = this.spawn(storage, 0);
-    const estimate = filter.estimatedCount();
-    filter.counted = Number.isFinite(estimate) ? Math.round(estimate) : this.bits;
-    return filter;
   }
 }
 

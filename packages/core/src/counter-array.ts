@@ -125,6 +125,27 @@ export class CounterArray {
     for (const page of this.pages) page.fill(0);
   }
 
+  /**
+   * Counter-wise saturating sum with `other` (same size and width): the counters of the union of two multisets.
+   * A saturated counter stays saturated.
+   */
+  addFrom(other: CounterArray): void {
+    this.checkSameShape(other);
+    for (let i = 0; i < this.size; i++) {
+      const sum = this.get(i) + other.get(i);
+      if (sum !== 0) this.put(i, sum > this.max ? this.max : sum);
+    }
+  }
+
+  /** Counter-wise minimum with `other` (same size and width). */
+  minWith(other: CounterArray): void {
+    this.checkSameShape(other);
+    for (let i = 0; i < this.size; i++) {
+      const theirs = other.get(i);
+      if (theirs < this.get(i)) this.put(i, theirs);
+    }
+  }
+
   /** True when both hold the same counters. */
   equals(other: CounterArray): boolean {
     if (other.size !== this.size || other.width !== this.width) return false;
@@ -150,6 +171,14 @@ export class CounterArray {
     if (this.width !== 4 || this.size % 2 === 0) return false;
     const last = this.pages[this.pages.length - 1]!;
     return last[last.length - 1]! >>> 4 !== 0;
+  }
+
+  private checkSameShape(other: CounterArray): void {
+    if (other.size !== this.size || other.width !== this.width) {
+      throw new InvalidArgumentError(
+        `CounterArray: shapes differ (${this.size} × ${this.width} bits and ${other.size} × ${other.width} bits)`,
+      );
+    }
   }
 
   private put(i: number, value: number): void {

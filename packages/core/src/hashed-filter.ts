@@ -138,7 +138,7 @@ export abstract class HashedFilter<Self extends HashedFilter<Self, S>, S> implem
   /** A new filter of this kind with the same shape over `storage`. */
   protected abstract spawn(storage: S, count: number): Self;
   /** Counter width for the params block (0 for bit filters). */
-  protected abstract counterBits(): number;
+  protected abstract counterWidth(): number;
   protected abstract payloadLength(): number;
   protected abstract writePayload(target: Uint8Array, offset: number): void;
 
@@ -206,7 +206,7 @@ export abstract class HashedFilter<Self extends HashedFilter<Self, S>, S> implem
       params: encodeFilterParams({
         bits: this.bits,
         hashes: this.hashes,
-        counterBits: this.counterBits(),
+        counterBits: this.counterWidth(),
         count: this.counted,
         capacity: this.capacity,
         fpr: this.fpr,
@@ -214,6 +214,17 @@ export abstract class HashedFilter<Self extends HashedFilter<Self, S>, S> implem
       payloadLength: this.payloadLength(),
       writePayload: (target, offset) => this.writePayload(target, offset),
     });
+  }
+
+  /**
+   * A sibling over `storage` whose `count` is the fill-ratio estimate (for union and intersect, where how many
+   * adds would have returned true is not known).
+   */
+  protected spawnEstimated(storage: S): Self {
+    const filter = this.spawn(storage, 0);
+    const estimate = filter.estimatedCount();
+    filter.counted = Number.isFinite(estimate) ? Math.round(estimate) : this.bits;
+    return filter;
   }
 
   /** The shape, for subclasses building a sibling filter. */
@@ -236,8 +247,8 @@ export abstract class HashedFilter<Self extends HashedFilter<Self, S>, S> implem
           ? `hashes ${this.hashes} vs ${other.hashes}`
           : other.seed !== this.seed
             ? `seed ${this.seed} vs ${other.seed}`
-            : other.counterBits() !== this.counterBits()
-              ? `counterBits ${this.counterBits()} vs ${other.counterBits()}`
+            : other.counterWidth() !== this.counterWidth()
+              ? `counterBits ${this.counterWidth()} vs ${other.counterWidth()}`
               : undefined;
     if (mismatch !== undefined) {
       throw new IncompatibleFiltersError(
@@ -254,7 +265,7 @@ export abstract class HashedFilter<Self extends HashedFilter<Self, S>, S> implem
       other.bits === this.bits &&
       other.hashes === this.hashes &&
       other.seed === this.seed &&
-      other.counterBits() === this.counterBits()
+      other.counterWidth() === this.counterWidth()
     );
   }
 }

@@ -57,6 +57,7 @@ export { type Hash128, murmur3x86_128, murmur3x86_128Into } from './murmur3.js';
 export {
   capacityFor,
   chooseShape,
+  estimateCount,
   type FilterShape,
   falsePositiveRate,
   type Layout,

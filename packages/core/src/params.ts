@@ -138,3 +138,17 @@ export function chooseShape(
   }
   return best;
 }
+
+/**
+ * The number of distinct keys that most likely set `set` of `m` positions (Swamidass & Baldi, "Mathematical
+ * correction for fingerprint similarity measures", J. Chem. Inf. Model. 2007, eq. 5, in its exact form):
+ * n ≈ ln(1 − X/m) / (k·ln(1 − 1/m)) for the standard layout, and ln(1 − X/m) / ln(1 − 1/s) for the partitioned
+ * one (each key sets one position in each slice of s = m/k). Infinity when every position is set.
+ */
+export function estimateCount(set: number, m: number, k: number, layout: Layout = 'standard'): number {
+  if (set === 0) return 0;
+  if (set >= m) return Number.POSITIVE_INFINITY;
+  const slots = layout === 'partitioned' ? m / k : m;
+  const draws = layout === 'partitioned' ? 1 : k;
+  return Math.log1p(-set / m) / (draws * Math.log1p(-1 / slots));
+}

@@ -87,3 +87,32 @@ describe('CounterArray', () => {
     expect(() => new CounterArray(3, 16, { bytes: new Uint8Array(5) })).toThrow(/exactly 6 bytes/);
   });
 });
+
+describe('CounterArray.addFrom / minWith', () => {
+  it('adds counter-wise with saturation, and takes counter-wise minimums', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<CounterBits>(4, 8, 16),
+        fc.array(fc.tuple(fc.nat(2 ** 16 - 1), fc.nat(2 ** 16 - 1)), { minLength: 1, maxLength: 50 }),
+        (width, values) => {
+          const max = 2 ** width - 1;
+          const a = new CounterArray(values.length, width);
+          const b = new CounterArray(values.length, width);
+          values.forEach(([x, y], i) => {
+            a.set(i, x % (max + 1));
+            b.set(i, y % (max + 1));
+          });
+          const sum = a.clone();
+          sum.addFrom(b);
+          const min = a.clone();
+          min.minWith(b);
+          values.forEach(([x, y], i) => {
+            expect(sum.get(i)).toBe(Math.min(max, (x % (max + 1)) + (y % (max + 1))));
+            expect(min.get(i)).toBe(Math.min(x % (max + 1), y % (max + 1)));
+          });
+        },
+      ),
+    );
+    expect(() => new CounterArray(3, 4).addFrom(new CounterArray(3, 8))).toThrow(/shapes differ/);
+  });
+});

@@ -4,6 +4,7 @@ import { InvalidArgumentError } from '../src/errors.js';
 import {
   capacityFor,
   chooseShape,
+  estimateCount,
   falsePositiveRate,
   MAX_HASHES,
   optimalBits,
@@ -148,5 +149,23 @@ describe('chooseShape', () => {
     expect(() => chooseShape(10, Number.NaN)).toThrow(InvalidArgumentError);
     expect(() => chooseShape(1.5, 0.1)).toThrow(InvalidArgumentError);
     expect(() => chooseShape(2 ** 50, 1e-30)).toThrow(/needs more than 2\^48 bits/);
+  });
+});
+
+describe('estimateCount', () => {
+  it('inverts the expected fill: n keys set m·(1 − (1 − 1/m)^{kn}) positions', () => {
+    const cases: [number, number, number][] = [
+      [10_000, 3, 1_000],
+      [1_000_000, 7, 100_000],
+    ];
+    for (const [m, k, n] of cases) {
+      const set = m * -Math.expm1(k * n * Math.log1p(-1 / m));
+      expect(estimateCount(set, m, k)).toBeCloseTo(n, 6);
+      const s = m / k;
+      const setPartitioned = m * -Math.expm1(n * Math.log1p(-1 / s));
+      expect(estimateCount(setPartitioned, m, k, 'partitioned')).toBeCloseTo(n, 6);
+    }
+    expect(estimateCount(0, 100, 3)).toBe(0);
+    expect(estimateCount(100, 100, 3)).toBe(Number.POSITIVE_INFINITY);
   });
 });

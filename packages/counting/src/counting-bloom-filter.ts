@@ -1,0 +1,278 @@
+import {
+  COUNTER_BITS,
+  CounterArray,
+  type CounterBits,
+  checkOneOf,
+  type DeserializeOptions,
+  estimateCount,
+  FilterKind,
+  type FilterKindInfo,
+  type FilterShapeOptions,
+  type FilterState,
+  FormatError,
+  HashedFilter,
+  type Key,
+  planShape,
+  readFilterEnvelope,
+  resolveShape,
+  type SeedOption,
+} from '@bloomkit/core';
+import type { StandardBloomFilter } from '@bloomkit/standard';
+import { toStandardFilter } from './to-standard.js';
+
+const INFO: FilterKindInfo = { kind: FilterKind.Counting, name: 'CountingBloomFilter', layout: 'standard' };
+
+/** Counter width used when none is given: 4 bits, enough for distinct keys (see the class comment). */
+export const DEFAULT_COUNTER_BITS: CounterBits = 4;
+
+/** Options of {@link CountingBloomFilter.create}. */
+export interface CountingCreateOptions extends SeedOption {
+  /** Bits per counter: 4, 8 or 16. Default {@link DEFAULT_COUNTER_BITS}. */
+  readonly counterBits?: CounterBits;
+}
+
+/** Options of the explicit constructor: m counters, k hashes, the counter width and the seed. */
+export interface CountingShapeOptions extends FilterShapeOptions {
+  /** Bits per counter: 4, 8 or 16. Default {@link DEFAULT_COUNTER_BITS}. */
+  readonly counterBits?: CounterBits;
+}
+
+/**
+ * A counting Bloom filter (Fan, Cao, Almeida & Broder, "Summary Cache: A Scalable Wide-Area Web Cache Sharing
+ * Protocol", IEEE/ACM Transactions on Networking 8(3), 2000, §V): m counters instead of m bits, so keys can be
+ * deleted. A key is present when its k counters are all non-zero. The rate is the standard filter's,
+ * (1 − (1 − 1/m)^{kn})^k, for n keys present.
+ *
+ * Contract: a key added and not deleted since is always found. `delete` never creates a false negative for a key
+ * that was added: it changes nothing when the key is certainly absent (a counter is zero), and it never lowers a
+ * saturated counter. The one way to lose a key is to delete a key that was never added but is a false positive.
+ * That lowers other keys' counters, the inherent limit of counting filters, so delete only what you added.
+ *
+ * Saturation (Fan et al. 2000, §V.C): with the optimal k, the probability that any of m counters reaches i after
+ * n distinct keys is at most m·(e·ln 2 / i)^i. That is 1.37·10^-15·m for 4-bit counters (i = 16), so 1.4·10^-6 for
+ * 10^9 counters, and it is negligible for 8 and 16 bits. Adding the same key again and again is what saturates
+ * counters: a 4-bit counter saturates after 15 adds of one key (8-bit: 255, 16-bit: 65,535). A saturated counter
+ * stays saturated, so the filter never forgets a key because of it. It may keep answering true for keys deleted
+ * since, and {@link saturatedCount} says how many counters are stuck.
+ *
+ * Memory: `counterBits` times a standard filter's. Serialized form: kind 3 of docs/FORMAT.md.
+ */
+export class CountingBloomFilter extends HashedFilter<CountingBloomFilter, CounterArray> {
+  /** Bits per counter. */
+  readonly counterBits: CounterBits;
+  private readonly deleteWhere = 'CountingBloomFilter.delete';
+
+  /**
+   * An empty filter with m = `bits` counters of `counterBits` bits and k = `hashes`. `state` (advanced) supplies
+   * existing counters, as `deserialize` and `union` do.
+   */
+  constructor(options: CountingShapeOptions, state: FilterState<CounterArray> = {}) {
+    const shape = resolveShape(INFO, options);
+    const width = checkOneOf<CounterBits>(
+      `new ${INFO.name}`,
+      'counterBits',
+      options.counterBits ?? DEFAULT_COUNTER_BITS,
+      COUNTER_BITS,
+    );
+    const storage = state.storage ?? new CounterArray(shape.bits, width);
+    if (storage.size !== shape.bits || storage.width !== width) {
+      throw new RangeError(`${INFO.name}: storage must hold ${shape.bits} counters of ${width} bits`);
+    }
+    super(INFO, shape, storage, state);
+    this.counterBits = width;
+  }
+
+  /**
+   * A filter for `capacity` keys present at once, whose predicted false-positive rate at capacity is at most `fpr`
+   * (the same m and k as `StandardBloomFilter.create`).
+   */
+  static create(capacity: number, fpr: number, options: CountingCreateOptions = {}): CountingBloomFilter {
+    const counterBits = checkOneOf<CounterBits>(
+      `${INFO.name}.create`,
+      'counterBits',
+      options.counterBits ?? DEFAULT_COUNTER_BITS,
+      COUNTER_BITS,
+    );
+    const plan = planShape(INFO, capacity, fpr, options);
+    return new CountingBloomFilter({ ...plan, counterBits }, { capacity: plan.capacity, fpr: plan.fpr });
+  }
+
+  /**
+   * Reads a filter written by {@link serialize}: checks the envelope, a counter width of 4, 8 or 16, a payload of
+   * exactly ⌈m·w/8⌉ bytes and a zero unused nibble. With `copy: false` it works on `bytes` in place.
+   */
+  static deserialize(bytes: Uint8Array, options: DeserializeOptions = {}): CountingBloomFilter {
+    const where = `${INFO.name}.deserialize`;
+    const { seed, params, payload } = readFilterEnvelope(INFO, bytes, options);
+    const width = params.counterBits;
+    if (width !== 4 && width !== 8 && width !== 16) {
+      throw new FormatError(`${where}: counter width must be 4, 8 or 16, got ${width}`);
+    }
+    const expected = Math.ceil((params.bits * width) / 8);
+    if (payload.length !== expected) {
+      throw new FormatError(
+        `${where}: payload must be ${expected} bytes for ${params.bits} counters of ${width} bits, got ${payload.length}`,
+      );
+    }
+    const storage = new CounterArray(params.bits, width, { bytes: payload, copy: options.copy ?? true });
+    if (storage.hasPaddingBits())
+      throw new FormatError(`${where}: the unused nibble after the last counter is set`);
+    return new CountingBloomFilter(
+      { bits: params.bits, hashes: params.hashes, seed, counterBits: width },
+      { storage, count: params.count, capacity: params.capacity, fpr: params.fpr },
+    );
+  }
+
+  /**
+   * Removes one occurrence of `key`. When any of its counters is zero the key is certainly absent: returns false
+   * and changes nothing. Otherwise decrements each of its counters (a saturated one stays) and returns true.
+   * `count` drops by one when a counter reaches zero, that is when the key has left the filter.
+   */
+  delete(key: Key): boolean {
+    const positions = this.locator.locate(key, this.deleteWhere);
+    const k = this.hashes;
+    const counters = this.storage;
+    // Check first, change after: a position may repeat among the k, and each repeat takes one more decrement.
+    for (let j = 0; j < k; j++) {
+      const value = counters.get(positions[j]!);
+      if (value === 0) return false;
+      if (value !== counters.max && value < multiplicity(positions, k, j)) return false;
+    }
+    let left = false;
+    for (let j = 0; j < k; j++) {
+      counters.decrement(positions[j]!);
+      if (counters.get(positions[j]!) === 0) left = true;
+    }
+    if (left && this.counted > 0) this.counted--;
+    return true;
+  }
+
+  /**
+   * The smallest of the key's counters (each divided by how often its position repeats among the key's k): an
+   * upper bound on how many times the key was added, net of deletes. 0 means certainly absent. When that
+   * smallest counter is saturated, the bound is unknown and the result is Infinity.
+   */
+  countOf(key: Key): number {
+    const positions = this.locator.locate(key, 'CountingBloomFilter.countOf');
+    let smallest = Number.POSITIVE_INFINITY;
+    for (let j = 0; j < this.hashes; j++) {
+      const value = this.storage.get(positions[j]!);
+      if (value === this.storage.max) continue;
+      smallest = Math.min(smallest, Math.floor(value / multiplicity(positions, this.hashes, j)));
+    }
+    return smallest;
+  }
+
+  /** Number of counters stuck at their maximum (2^counterBits − 1). */
+  saturatedCount(): number {
+    return this.storage.saturatedCount();
+  }
+
+  /**
+   * A StandardBloomFilter with the same m, k and seed whose bit i is set where counter i > 0: it answers `has`
+   * exactly as this filter does, in 1/counterBits of the memory. This is the compact, read-only copy that a
+   * service ships to its readers.
+   */
+  toStandard(): StandardBloomFilter {
+    return toStandardFilter(this.storage, this.shape(), {
+      count: this.counted,
+      capacity: this.capacity,
+      fpr: this.fpr,
+    });
+  }
+
+  protected insert(positions: Float64Array, offset: number): boolean {
+    let fresh = false;
+    const counters = this.storage;
+    for (let j = offset; j < offset + this.hashes; j++) {
+      if (counters.increment(positions[j]!) === 1) fresh = true;
+    }
+    return fresh;
+  }
+
+  protected probe(positions: Float64Array, offset: number): boolean {
+    const counters = this.storage;
+    for (let j = offset; j < offset + this.hashes; j++) {
+      if (counters.get(positions[j]!) === 0) return false;
+    }
+    return true;
+  }
+
+  protected spawn(storage: CounterArray, count: number): CountingBloomFilter {
+    return new CountingBloomFilter(
+      { ...this.shape(), counterBits: this.counterBits },
+      { storage, count, capacity: this.capacity, fpr: this.fpr },
+    );
+  }
+
+  protected counterWidth(): number {
+    return this.counterBits;
+  }
+
+  protected payloadLength(): number {
+    return this.storage.byteLength;
+  }
+
+  protected writePayload(target: Uint8Array, offset: number): void {
+    this.storage.copyTo(target, offset);
+  }
+
+  /** Fraction of counters that are non-zero. */
+  fillRatio(): number {
+    return this.storage.nonZeroCount() / this.bits;
+  }
+
+  /** Distinct keys present, estimated from the non-zero counters (as for the standard filter). */
+  estimatedCount(): number {
+    return estimateCount(this.storage.nonZeroCount(), this.bits, this.hashes);
+  }
+
+  /** (non-zero fraction)^k: the rate now. */
+  expectedFpr(): number {
+    return this.fillRatio() ** this.hashes;
+  }
+
+  /**
+   * The counters of both multisets added, saturating: the filter of every key of either, with multiplicities.
+   * `count` is the fill-ratio estimate.
+   */
+  union(other: CountingBloomFilter): CountingBloomFilter {
+    this.checkCompatible(other, 'union');
+    const storage = this.storage.clone();
+    storage.addFrom(other.storage);
+    return this.spawnEstimated(storage);
+  }
+
+  /**
+   * The counter-wise minimum: it finds every key present in both. Its counters are not the counts of any multiset,
+   * so deleting from the result is not meaningful. `count` is the fill-ratio estimate.
+   */
+  intersect(other: CountingBloomFilter): CountingBloomFilter {
+    this.checkCompatible(other, 'intersect');
+    const storage = this.storage.clone();
+    storage.minWith(other.storage);
+    return this.spawnEstimated(storage);
+  }
+
+  clone(): CountingBloomFilter {
+    return this.spawn(this.storage.clone(), this.counted);
+  }
+
+  clear(): void {
+    this.storage.clear();
+    this.counted = 0;
+  }
+
+  /** Same m, k, seed, counter width and counters. */
+  equals(other: CountingBloomFilter): boolean {
+    return this.sameShape(other) && this.storage.equals(other.storage);
+  }
+}
+
+/** How many of positions[0, k) equal positions[j]. */
+function multiplicity(positions: Float64Array, k: number, j: number): number {
+  const target = positions[j]!;
+  let times = 0;
+  for (let i = 0; i < k; i++) if (positions[i] === target) times++;
+  return times;
+}

@@ -1,0 +1,130 @@
+import {
+  FormatError,
+  falsePositiveRate,
+  IncompatibleFiltersError,
+  InvalidArgumentError,
+} from '@bloomkit/core';
+import { StandardBloomFilter } from '@bloomkit/standard';
+import { countHits, fprUpperBoundCount, urlKeys } from '@bloomkit/testkit';
+import { describe, expect, it } from 'vitest';
+import { CountingBloomFilter } from '../src/index.js';
+
+describe('CountingBloomFilter', () => {
+  it('deletes: true and decremented when present, false and unchanged when certainly absent', () => {
+    const filter = CountingBloomFilter.create(1000, 0.001);
+    filter.add('a');
+    filter.add('a');
+    expect(filter.countOf('a')).toBe(2);
+    expect(filter.delete('a')).toBe(true);
+    expect(filter.has('a')).toBe(true);
+    expect(filter.count).toBe(1);
+    expect(filter.delete('a')).toBe(true);
+    expect(filter.has('a')).toBe(false);
+    expect(filter.count).toBe(0);
+    const before = filter.serialize();
+    expect(filter.delete('a')).toBe(false);
+    expect(filter.serialize()).toEqual(before);
+  });
+
+  it('after adding n keys and deleting half, the rate is that of a filter holding the other half', () => {
+    const n = 100_000;
+    const filter = CountingBloomFilter.create(n, 0.01);
+    const keys = urlKeys(n, 'counted');
+    filter.addAll(keys);
+    const kept = keys.slice(0, n / 2);
+    for (const key of keys.slice(n / 2)) expect(filter.delete(key)).toBe(true);
+    for (const key of kept) expect(filter.has(key)).toBe(true);
+
+    // Exact: the counters are those of a filter that only ever held the kept half.
+    const reference = new StandardBloomFilter({ bits: filter.bits, hashes: filter.hashes });
+    reference.addAll(kept);
+    expect(filter.toStandard().equals(reference)).toBe(true);
+
+    const probes = urlKeys(1_000_000, 'counted-absent', 7);
+    const hits = countHits(filter, probes);
+    const bound = fprUpperBoundCount(
+      [{ layout: 'standard', bits: filter.bits, hashes: filter.hashes, n: n / 2 }],
+      1e6,
+    );
+    expect(hits).toBeLessThanOrEqual(bound);
+    expect(hits / 1e6).toBeLessThan(falsePositiveRate(filter.bits, n, filter.hashes) / 4);
+  });
+
+  it('toStandard answers has exactly as the counting filter, with the same m, k and seed', () => {
+    const filter = CountingBloomFilter.create(5000, 0.01, { seed: 9, counterBits: 8 });
+    filter.addAll(urlKeys(5000, 'ts'));
+    filter.delete(urlKeys(1, 'ts')[0]!);
+    const standard = filter.toStandard();
+    expect([standard.bits, standard.hashes, standard.seed]).toEqual([filter.bits, filter.hashes, 9]);
+    const probes = [...urlKeys(5000, 'ts'), ...urlKeys(20_000, 'ts-absent')];
+    expect(probes.every((k) => standard.has(k) === filter.has(k))).toBe(true);
+  });
+
+  it('uses 4-bit counters by default and takes 8 or 16', () => {
+    expect(CountingBloomFilter.create(100, 0.01).counterBits).toBe(4);
+    const wide = CountingBloomFilter.create(100, 0.01, { counterBits: 16 });
+    expect(wide.serialize().length).toBe(64 + wide.bits * 2 + 4);
+    expect(() => CountingBloomFilter.create(100, 0.01, { counterBits: 5 as never })).toThrow(
+      'CountingBloomFilter.create: counterBits must be one of 4, 8, 16, got number 5',
+    );
+    expect(() => new CountingBloomFilter({ bits: 10, hashes: 2, counterBits: 2 as never })).toThrow(
+      InvalidArgumentError,
+    );
+  });
+
+  it('refuses to combine filters of another width, shape or seed', () => {
+    const a = CountingBloomFilter.create(100, 0.01);
+    expect(() => a.union(CountingBloomFilter.create(100, 0.01, { counterBits: 8 }))).toThrow(
+      /counterBits 4 vs 8/,
+    );
+    expect(() => a.intersect(CountingBloomFilter.create(100, 0.01, { seed: 3 }))).toThrow(
+      IncompatibleFiltersError,
+    );
+  });
+
+  it('union adds multiplicities; intersect keeps keys present in both', () => {
+    const a = CountingBloomFilter.create(100, 0.001);
+    const b = CountingBloomFilter.create(100, 0.001);
+    a.add('x');
+    a.add('both');
+    b.add('y');
+    b.add('both');
+    const union = a.union(b);
+    expect(union.countOf('both')).toBe(2);
+    expect(union.delete('both') && union.has('both')).toBe(true);
+    const intersection = a.intersect(b);
+    expect(intersection.has('both')).toBe(true);
+    expect(intersection.has('x') || intersection.has('y')).toBe(false);
+  });
+
+  it('rejects bad keys everywhere, leaving the filter unchanged', () => {
+    const filter = CountingBloomFilter.create(100, 0.01);
+    filter.add('a');
+    const before = filter.serialize();
+    expect(() => filter.delete(5 as never)).toThrow(
+      'CountingBloomFilter.delete: key must be a string or a Uint8Array, got number 5',
+    );
+    expect(() => filter.countOf({} as never)).toThrow(InvalidArgumentError);
+    expect(filter.serialize()).toEqual(before);
+  });
+
+  it('deserialize checks the counter width, payload size and padding nibble', () => {
+    const bytes = new CountingBloomFilter({ bits: 3, hashes: 1 }).serialize();
+    const wrongWidth = bytes.slice();
+    wrongWidth[36] = 0;
+    expect(() => CountingBloomFilter.deserialize(wrongWidth, { verifyChecksum: false })).toThrow(
+      /counter width must be 4, 8 or 16, got 0/,
+    );
+    const widened = bytes.slice();
+    widened[36] = 8;
+    expect(() => CountingBloomFilter.deserialize(widened, { verifyChecksum: false })).toThrow(
+      /payload must be 3 bytes for 3 counters of 8 bits, got 2/,
+    );
+    const padded = bytes.slice();
+    padded[65] = 0x10;
+    expect(() => CountingBloomFilter.deserialize(padded, { verifyChecksum: false })).toThrow(/unused nibble/);
+    expect(() => CountingBloomFilter.deserialize(StandardBloomFilter.create(5, 0.1).serialize())).toThrow(
+      FormatError,
+    );
+  });
+});
