@@ -54,7 +54,7 @@ export const KIND_NAMES: Readonly<Record<number, string>> = {
 };
 
 /** Hash algorithms: 1 = MurmurHash3 x86_128 of the key's UTF-8 bytes with the header's seed, positions by
- * enhanced double hashing (docs/FORMAT.md § Positions). 0 invalid; others reserved. */
+ * a cubic in i with four pseudo-random 64-bit coefficients (docs/FORMAT.md § 5). 0 invalid; others reserved. */
 export const HashAlgorithm = { Murmur3x86_128: 1 } as const;
 export type HashAlgorithm = (typeof HashAlgorithm)[keyof typeof HashAlgorithm];
 

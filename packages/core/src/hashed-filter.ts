@@ -8,7 +8,7 @@ import { KeyLocator } from './key-locator.js';
 import { murmur3x86_128Into } from './murmur3.js';
 import { chooseShape, type Layout, MAX_HASHES } from './params.js';
 import { MAX_BITS } from './positions.js';
-import { checkInteger } from './validate.js';
+import { checkInteger, checkKeyArray, checkKeyIterable } from './validate.js';
 
 /** What a filter class is: its format kind, its public name (for messages) and its position layout. */
 export interface FilterKindInfo {
@@ -164,17 +164,30 @@ export abstract class HashedFilter<Self extends HashedFilter<Self, S>, S> implem
   }
 
   /**
+   * `has` for a key already hashed: `hash` must be {@link murmur3x86_128Into} of the key with this filter's seed.
+   * Lets several filters with one seed (the sub-filters of a scalable filter) share one hash per key.
+   */
+  hasHash(hash: Uint32Array): boolean {
+    this.locator.derive(hash, this.locator.positions, 0);
+    return this.probe(this.locator.positions, 0);
+  }
+
+  /** `add` for a key already hashed with this filter's seed (see {@link hasHash}). */
+  addHash(hash: Uint32Array): boolean {
+    this.locator.derive(hash, this.locator.positions, 0);
+    if (this.insert(this.locator.positions, 0)) {
+      this.counted++;
+      return true;
+    }
+    return false;
+  }
+
+  /**
    * Adds every key; returns how many were new. An array is checked whole first, so a bad key leaves the filter
    * unchanged; a lazy iterable is consumed once, and keys before a bad one stay added.
    */
   addAll(keys: Iterable<Key>): number {
-    const where = `${this.info.name}.addAll`;
-    if (Array.isArray(keys)) checkKeys(where, keys);
-    else if (keys == null || typeof (keys as Iterable<Key>)[Symbol.iterator] !== 'function') {
-      throw new InvalidArgumentError(
-        `${where}: keys must be an iterable of strings or Uint8Arrays, got ${describe(keys)}`,
-      );
-    }
+    checkKeyIterable(`${this.info.name}.addAll`, keys);
     let added = 0;
     for (const key of keys) if (this.add(key)) added++;
     return added;
@@ -182,7 +195,7 @@ export abstract class HashedFilter<Self extends HashedFilter<Self, S>, S> implem
 
   /** `has` for every key: hashes a batch of keys into a position buffer, then probes them all. */
   hasMany(keys: readonly Key[]): boolean[] {
-    checkKeys(`${this.info.name}.hasMany`, keys);
+    checkKeyArray(`${this.info.name}.hasMany`, keys);
     const k = this.hashes;
     if (this.batch === undefined) this.batch = new Float64Array(BATCH * k);
     const buffer = this.batch;
@@ -267,21 +280,5 @@ export abstract class HashedFilter<Self extends HashedFilter<Self, S>, S> implem
       other.seed === this.seed &&
       other.counterWidth() === this.counterWidth()
     );
-  }
-}
-
-function checkKeys(where: string, keys: readonly unknown[]): void {
-  if (!Array.isArray(keys)) {
-    throw new InvalidArgumentError(
-      `${where}: keys must be an array of strings or Uint8Arrays, got ${describe(keys)}`,
-    );
-  }
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
-    if (typeof key !== 'string' && !(key instanceof Uint8Array)) {
-      throw new InvalidArgumentError(
-        `${where}: keys[${i}] must be a string or a Uint8Array, got ${describe(key)}`,
-      );
-    }
   }
 }

@@ -68,4 +68,4 @@ export {
   partitionedFalsePositiveRate,
 } from './params.js';
 export { derivePartitionedPositions, derivePositions, MAX_BITS } from './positions.js';
-export { checkInteger, checkOneOf, checkOpenInterval } from './validate.js';
+export { checkInteger, checkKeyArray, checkKeyIterable, checkOneOf, checkOpenInterval } from './validate.js';

@@ -9,7 +9,7 @@ import { checkInteger, checkOpenInterval } from './validate.js';
  * "Network Applications of Bloom Filters: A Survey", Internet Mathematics 2004, §2.1 (the formulas below and the
  * optimum k = (m/n)·ln 2); Almeida et al., "Scalable Bloom Filters", IPL 2007, §3 (the partitioned layout).
  *
- * All results are for k independent, uniform hash positions; bloomkit's enhanced double hashing matches them to
+ * All results are for k independent, uniform hash positions; bloomkit's cubic position scheme matches them to
  * within the statistical tests' confidence bounds (see the filters' fpr tests).
  */
 

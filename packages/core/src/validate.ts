@@ -51,3 +51,33 @@ function formatBound(n: number): string {
   if (n >= 2 ** 20 && Number.isInteger(Math.log2(n + 1))) return `2^${Math.log2(n + 1)} - 1`;
   return String(n);
 }
+
+/** An array whose every element is a key (string or Uint8Array); names the first bad index. */
+export function checkKeyArray(where: string, keys: unknown): void {
+  if (!Array.isArray(keys)) {
+    throw new InvalidArgumentError(
+      `${where}: keys must be an array of strings or Uint8Arrays, got ${describe(keys)}`,
+    );
+  }
+  for (let i = 0; i < keys.length; i++) {
+    const key: unknown = keys[i];
+    if (typeof key !== 'string' && !(key instanceof Uint8Array)) {
+      throw new InvalidArgumentError(
+        `${where}: keys[${i}] must be a string or a Uint8Array, got ${describe(key)}`,
+      );
+    }
+  }
+}
+
+/**
+ * Keys for an `addAll`: an array is checked whole (so a bad key changes nothing); any other iterable is accepted
+ * as is, and its keys are checked one by one as they are added.
+ */
+export function checkKeyIterable(where: string, keys: unknown): void {
+  if (Array.isArray(keys)) checkKeyArray(where, keys);
+  else if (keys == null || typeof (keys as Iterable<unknown>)[Symbol.iterator] !== 'function') {
+    throw new InvalidArgumentError(
+      `${where}: keys must be an iterable of strings or Uint8Arrays, got ${describe(keys)}`,
+    );
+  }
+}

@@ -65,3 +65,22 @@ describe('HashedFilter (through a minimal subclass)', () => {
     expect(() => a.union({} as never)).toThrow(/other must be a ToyFilter, got Object/);
   });
 });
+
+describe('HashedFilter.hasHash / addHash', () => {
+  it('answer exactly as has / add for the key hashed with the filter seed', async () => {
+    const { murmur3x86_128Into } = await import('../src/murmur3.js');
+    const filter = new Toy({ bits: 5_000, hashes: 4, seed: 77 });
+    const twin = new Toy({ bits: 5_000, hashes: 4, seed: 77 });
+    const hash = new Uint32Array(4);
+    for (const key of urlKeys(300, 'prehashed')) {
+      murmur3x86_128Into(key, 77, hash);
+      expect(filter.addHash(hash)).toBe(twin.add(key));
+    }
+    expect(filter.equals(twin)).toBe(true);
+    expect(filter.count).toBe(twin.count);
+    for (const key of urlKeys(300, 'prehashed-absent')) {
+      murmur3x86_128Into(key, 77, hash);
+      expect(filter.hasHash(hash)).toBe(twin.has(key));
+    }
+  });
+});

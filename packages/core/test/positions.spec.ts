@@ -4,20 +4,35 @@ import { describe, expect, it } from 'vitest';
 import { murmur3x86_128Into } from '../src/murmur3.js';
 import { derivePartitionedPositions, derivePositions, MAX_BITS } from '../src/positions.js';
 
+/** fmix32 in BigInt arithmetic: the test's own rendering of MurmurHash3's finalizer. */
+function fmix32(value: number): bigint {
+  const M = 2n ** 32n;
+  let h = BigInt(value >>> 0);
+  h ^= h >> 16n;
+  h = (h * 0x85ebca6bn) % M;
+  h ^= h >> 13n;
+  h = (h * 0xc2b2ae35n) % M;
+  return h ^ (h >> 16n);
+}
+
 /**
- * The closed form of enhanced double hashing, in BigInt: g_i = x + i·y + (i³ − i)/6 (mod m), with
- * x = ⌊(h1·2^32 + h2)·m / 2^64⌋ and y likewise from h3, h4 (docs/FORMAT.md § Positions). Independent of the
- * incremental double-precision code under test.
+ * The closed form of the scheme, in BigInt (docs/FORMAT.md § 5): offset_i = ⌊p(i) · M / 2^64⌋ with
+ * p(i) = a + b·i + c·i² + d·i³ (mod 2^64). Independent of the forward-difference double-precision code under test.
  */
-function referencePositions(hash: readonly number[], m: number, k: number): number[] {
-  const M = BigInt(m);
-  const reduce = (hi: number, lo: number) => ((BigInt(hi) * 2n ** 32n + BigInt(lo)) * M) >> 64n;
-  const x = reduce(hash[0]!, hash[1]!);
-  const y = reduce(hash[2]!, hash[3]!);
+function referenceOffsets(hash: readonly number[], M: number, k: number): number[] {
+  const [h1, h2, h3, h4] = hash as [number, number, number, number];
+  const a = (BigInt(h1) << 32n) | BigInt(h2);
+  const b = (BigInt(h3) << 32n) | BigInt(h4);
+  const c = (fmix32(h1 ^ h4) << 32n) | fmix32(h2 ^ h3);
+  const d = (fmix32(h1 ^ h3 ^ 0x9e3779b9) << 32n) | fmix32(h2 ^ h4 ^ 0x9e3779b9);
   const out: number[] = [];
-  for (let i = 0n; i < BigInt(k); i++) out.push(Number((x + i * y + (i * i * i - i) / 6n) % M));
+  for (let i = 0n; i < BigInt(k); i++) {
+    const p = (a + b * i + c * i * i + d * i * i * i) % 2n ** 64n;
+    out.push(Number((p * BigInt(M)) >> 64n));
+  }
   return out;
 }
+const referencePositions = referenceOffsets;
 
 const word = fc.integer({ min: 0, max: 0xffffffff });
 const hashArb = fc.tuple(word, word, word, word);
@@ -26,6 +41,7 @@ describe('derivePositions', () => {
   it('equals the BigInt closed form exactly, for m from 1 to 2^48 (5,000 cases)', () => {
     const sizes = fc.oneof(
       fc.integer({ min: 1, max: 1000 }),
+      fc.integer({ min: 2 ** 20 - 5, max: 2 ** 20 + 5 }),
       fc.integer({ min: 2 ** 32 - 1000, max: 2 ** 32 + 1000 }),
       fc.integer({ min: 1, max: MAX_BITS }),
     );
@@ -93,6 +109,21 @@ describe('derivePositions', () => {
     }
     // chi-square with 12 degrees of freedom, upper 0.1% point 32.909
     expect(chiSquare(counts)).toBeLessThan(32.909);
+  });
+
+  it('gives keys independent position tuples: no pair of 20,000 keys shares all positions in 1,009-bit slices', () => {
+    // Double hashing would leave only about s² distinct tuples, so about n²/(2s²) ≈ 196 pairs would collide.
+    const s = 1009;
+    const k = 6;
+    const hash = new Uint32Array(4);
+    const out = new Float64Array(k);
+    const seen = new Set<string>();
+    for (let i = 0; i < 20_000; i++) {
+      murmur3x86_128Into(`tuple-${i}`, 0, hash);
+      derivePartitionedPositions(hash, s, k, out);
+      seen.add(out.join(','));
+    }
+    expect(seen.size).toBe(20_000);
   });
 
   it('works for m = 1 (every position is 0)', () => {

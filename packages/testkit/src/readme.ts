@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
  */
 export async function runQuickStart(
   readmePath: string,
-  modules: Readonly<Record<string, Readonly<Record<string, unknown>>>>,
+  modules: Readonly<Record<string, object>>,
   globals: Readonly<Record<string, unknown>> = {},
 ): Promise<{ printed: string[]; expected: string[] }> {
   const readme = readFileSync(readmePath, 'utf8');

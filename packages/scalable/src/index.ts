@@ -1,0 +1,2 @@
+export { ScalableBloomFilter, type ScalableOptions } from './scalable-bloom-filter.js';
+export { DEFAULT_GROWTH, DEFAULT_TIGHTENING, GROWTH_FACTORS, type Schedule } from './schedule.js';

@@ -1,0 +1,221 @@
+import {
+  FormatError,
+  IncompatibleFiltersError,
+  InvalidArgumentError,
+  optimalBits,
+  partitionedFalsePositiveRate,
+} from '@bloomkit/core';
+import { PartitionedBloomFilter } from '@bloomkit/partitioned';
+import { countHits, fprUpperBoundCount, upperBoundCount, urlKeys } from '@bloomkit/testkit';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ScalableBloomFilter } from '../src/index.js';
+
+const key = fc.oneof(fc.string({ unit: 'binary', maxLength: 20 }), fc.uint8Array({ maxLength: 16 }));
+
+describe('ScalableBloomFilter laws', () => {
+  it('has no false negatives across growth boundaries', () => {
+    fc.assert(
+      fc.property(
+        fc.array(key, { maxLength: 400 }),
+        fc.integer({ min: 1, max: 20 }),
+        fc.constantFrom(2, 4) as fc.Arbitrary<2 | 4>,
+        (keys, n0, growth) => {
+          const filter = ScalableBloomFilter.create(n0, 0.01, { growth });
+          filter.addAll(keys);
+          for (const k of keys) expect(filter.has(k)).toBe(true);
+          expect(filter.hasMany(keys).every(Boolean)).toBe(true);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('add returns true exactly when the key was not found before, so no key is counted twice', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat(60), { maxLength: 300 }), fc.integer({ min: 1, max: 10 }), (ids, n0) => {
+        const filter = ScalableBloomFilter.create(n0, 0.05);
+        let added = 0;
+        const seen = new Set<number>();
+        for (const id of ids) {
+          const k = `id-${id}`;
+          const before = filter.has(k);
+          const result = filter.add(k);
+          expect(result).toBe(!before);
+          if (seen.has(id)) expect(result).toBe(false);
+          seen.add(id);
+          if (result) added++;
+        }
+        expect(filter.count).toBe(added);
+        expect(filter.count).toBeLessThanOrEqual(seen.size);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('deserialize(serialize(f)) equals f mid-growth and keeps growing identically', () => {
+    fc.assert(
+      fc.property(
+        fc.array(key, { maxLength: 300 }),
+        fc.array(key, { maxLength: 100 }),
+        fc.integer({ min: 1, max: 15 }),
+        fc.boolean(),
+        (first, then, n0, copy) => {
+          const filter = ScalableBloomFilter.create(n0, 0.02, { seed: 3 });
+          filter.addAll(first);
+          const restored = ScalableBloomFilter.deserialize(filter.serialize(), { copy });
+          expect(restored.equals(filter)).toBe(true);
+          expect([restored.filterCount, restored.count, restored.bits]).toEqual([
+            filter.filterCount,
+            filter.count,
+            filter.bits,
+          ]);
+          filter.addAll(then);
+          restored.addAll(then);
+          expect(restored.equals(filter)).toBe(true);
+          expect(restored.serialize()).toEqual(filter.serialize());
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe('ScalableBloomFilter growth', () => {
+  it('chains sub-filters n0·g^i at P·(1 − r)·r^i, growing when the newest holds its capacity', () => {
+    const filter = ScalableBloomFilter.create(100, 0.01, { growth: 4, tightening: 0.8 });
+    filter.addAll(urlKeys(2200, 'grow'));
+    const subs = filter.subFilters();
+    expect(subs.map((s) => s.capacity)).toEqual([100, 400, 1600, 6400]);
+    for (const [i, sub] of subs.entries()) expect(sub.fpr).toBeCloseTo(0.01 * 0.2 * 0.8 ** i, 15);
+    expect(subs.slice(0, 3).every((s) => s.count === s.capacity)).toBe(true);
+    expect(filter.count).toBe(subs.reduce((n, s) => n + s.count, 0));
+    expect(filter.capacity).toBe(8500);
+    expect(filter.hashes).toBe(subs[3]!.hashes);
+  });
+
+  it('keeps the measured rate at most the target at 10×, 100× and 1000× its initial capacity, in at most 2.5× the bits', () => {
+    const filter = ScalableBloomFilter.create(1000, 0.01);
+    const probes = urlKeys(1_000_000, 'scalable-absent', 11);
+    let inserted = 0;
+    for (const size of [10_000, 100_000, 1_000_000]) {
+      const batch = urlKeys(size - inserted, `scalable-${size}`, size);
+      // A new key is refused only when it is a false positive: well under 1% of them.
+      expect(filter.addAll(batch)).toBeGreaterThan(batch.length * 0.99);
+      inserted = size;
+      const hits = countHits(filter, probes);
+      // At most the target (99.9% bound) ...
+      expect(hits).toBeLessThanOrEqual(upperBoundCount(0.01, probes.length));
+      // ... and within the bound of what its sub-filters predict.
+      const shapes = filter
+        .subFilters()
+        .map((s) => ({ layout: 'partitioned' as const, bits: s.bits, hashes: s.hashes, n: s.count }));
+      expect(hits).toBeLessThanOrEqual(fprUpperBoundCount(shapes, probes.length));
+      const predicted = filter
+        .subFilters()
+        .reduce((p, s) => p + partitionedFalsePositiveRate(s.bits, s.count, s.hashes), 0);
+      expect(predicted).toBeLessThanOrEqual(0.01);
+    }
+    // Memory against an ideal standard filter sized for 10^6 keys at 0.01.
+    expect(filter.bits / optimalBits(1_000_000, 0.01)).toBeLessThan(2.5);
+    expect(filter.filterCount).toBe(10);
+  });
+});
+
+describe('ScalableBloomFilter', () => {
+  it('validates its parameters, naming them and their ranges', () => {
+    expect(() => ScalableBloomFilter.create(0, 0.01)).toThrow(
+      /ScalableBloomFilter.create: initialCapacity must be an integer in \[1, /,
+    );
+    expect(() => ScalableBloomFilter.create(10, 1)).toThrow(
+      'ScalableBloomFilter.create: fpr must be in (0, 1), got number 1',
+    );
+    expect(() => ScalableBloomFilter.create(10, 0.1, { growth: 3 as never })).toThrow(
+      'growth must be one of 2, 4, got number 3',
+    );
+    for (const tightening of [0, 1, 1.2, Number.NaN]) {
+      expect(() => ScalableBloomFilter.create(10, 0.1, { tightening })).toThrow(
+        /tightening must be in \(0, 1\)/,
+      );
+    }
+    expect(() => ScalableBloomFilter.create(10, 0.1, { seed: -1 })).toThrow(InvalidArgumentError);
+    const filter = ScalableBloomFilter.create(10, 0.1);
+    expect(() => filter.add(3 as never)).toThrow(
+      'ScalableBloomFilter.add: key must be a string or a Uint8Array, got number 3',
+    );
+    expect(() => filter.addAll(['a', null as never])).toThrow(/keys\[1\]/);
+    expect(filter.count).toBe(0);
+  });
+
+  it('unions replicas of one stream, and refuses a union that would overfill a sub-filter', () => {
+    const base = ScalableBloomFilter.create(1000, 0.01);
+    base.addAll(urlKeys(1500, 'shared'));
+    const replica = base.clone();
+    replica.addAll(urlKeys(300, 'replica-only'));
+    base.addAll(urlKeys(200, 'base-only'));
+    const union = base.union(replica);
+    for (const k of [
+      ...urlKeys(1500, 'shared'),
+      ...urlKeys(300, 'replica-only'),
+      ...urlKeys(200, 'base-only'),
+    ]) {
+      expect(union.has(k)).toBe(true);
+    }
+    const other = ScalableBloomFilter.create(1000, 0.01);
+    other.addAll(urlKeys(1500, 'disjoint'));
+    expect(() => base.union(other)).toThrow(/sub-filter 0 would hold about \d+ keys for a capacity of 1000/);
+    expect(() => base.union(ScalableBloomFilter.create(1000, 0.02))).toThrow(IncompatibleFiltersError);
+  });
+
+  it('intersects single sub-filter filters and refuses deeper chains', () => {
+    const a = ScalableBloomFilter.create(100, 0.01);
+    const b = ScalableBloomFilter.create(100, 0.01);
+    a.addAll(['x', 'both']);
+    b.addAll(['y', 'both']);
+    expect(a.intersect(b).has('both')).toBe(true);
+    a.addAll(urlKeys(200, 'deep'));
+    expect(() => a.intersect(b)).toThrow(/cannot be intersected/);
+  });
+
+  it('reports compounded statistics', () => {
+    const filter = ScalableBloomFilter.create(1000, 0.01);
+    filter.addAll(urlKeys(5000, 'stats'));
+    expect(Math.abs(filter.estimatedCount() / 5000 - 1)).toBeLessThan(0.03);
+    const product = filter.subFilters().reduce((miss, s) => miss * (1 - s.expectedFpr()), 1);
+    expect(filter.expectedFpr()).toBeCloseTo(1 - product, 12);
+    expect(filter.expectedFpr()).toBeLessThan(0.01);
+    expect(filter.fillRatio()).toBeGreaterThan(0.2);
+    filter.clear();
+    expect([filter.count, filter.filterCount, filter.has(urlKeys(1, 'stats')[0]!)]).toEqual([0, 1, false]);
+  });
+
+  it('deserialize rejects other kinds, forged sub-filter counts and mismatched sub-filters', () => {
+    const filter = ScalableBloomFilter.create(10, 0.1, { seed: 5 });
+    filter.addAll(urlKeys(30, 'forge'));
+    const bytes = filter.serialize();
+    expect(() => ScalableBloomFilter.deserialize(PartitionedBloomFilter.create(10, 0.1).serialize())).toThrow(
+      /hold a partitioned filter \(kind 2\), expected scalable/,
+    );
+    const forged = bytes.slice();
+    new DataView(forged.buffer).setUint32(24 + 28, 0xffffffff, true);
+    expect(() => ScalableBloomFilter.deserialize(forged, { verifyChecksum: false })).toThrow(
+      /4294967295 sub-filters cannot fit/,
+    );
+    const fewer = bytes.slice();
+    new DataView(fewer.buffer).setUint32(24 + 28, filter.filterCount - 1, true);
+    expect(() => ScalableBloomFilter.deserialize(fewer, { verifyChecksum: false })).toThrow(
+      /bytes after the last sub-filter/,
+    );
+    const reseeded = bytes.slice();
+    new DataView(reseeded.buffer).setUint32(8, 6, true);
+    expect(() => ScalableBloomFilter.deserialize(reseeded, { verifyChecksum: false })).toThrow(
+      /sub-filter 0 has seed 5, expected 6/,
+    );
+    const resized = bytes.slice();
+    new DataView(resized.buffer).setFloat64(24, 11, true); // n0 is a u64; 11.0 as f64 bytes is a wrong capacity
+    expect(() => ScalableBloomFilter.deserialize(resized, { verifyChecksum: false })).toThrow(FormatError);
+    for (let cut = 0; cut < bytes.length; cut += 7) {
+      expect(() => ScalableBloomFilter.deserialize(bytes.subarray(0, cut))).toThrow(FormatError);
+    }
+  });
+});
