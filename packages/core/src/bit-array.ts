@@ -9,6 +9,7 @@ import {
   wordView,
 } from './internal/pages.js';
 import { MAX_BITS } from './positions.js';
+import type { FilterStorage } from './storage.js';
 
 /** Options for storage with more than one page; the default suits everything but tests of the page boundary. */
 export interface StorageOptions {
@@ -24,7 +25,7 @@ export interface StorageOptions {
  * arithmetic is exact: a page number is ⌊i / pageBits⌋ in doubles and the offset inside a page is below 2^32, so no
  * bit index is ever truncated to 32 bits.
  */
-export class BitArray {
+export class BitArray implements FilterStorage<BitArray> {
   /** Number of bits. */
   readonly size: number;
   /** Number of bytes: ⌈size / 8⌉. */
@@ -124,12 +125,12 @@ export class BitArray {
   }
 
   /** This |= other (same size); used on a fresh copy to build a union. */
-  orWith(other: BitArray): void {
+  unionWith(other: BitArray): void {
     this.combine(other, false);
   }
 
   /** This &= other (same size); used on a fresh copy to build an intersection. */
-  andWith(other: BitArray): void {
+  intersectWith(other: BitArray): void {
     this.combine(other, true);
   }
 

@@ -38,14 +38,6 @@ export abstract class BitFilter<Self extends BitFilter<Self>> extends HashedFilt
     return 0;
   }
 
-  protected payloadLength(): number {
-    return this.storage.byteLength;
-  }
-
-  protected writePayload(target: Uint8Array, offset: number): void {
-    this.storage.copyTo(target, offset);
-  }
-
   fillRatio(): number {
     return this.storage.popcount() / this.bits;
   }
@@ -56,42 +48,6 @@ export abstract class BitFilter<Self extends BitFilter<Self>> extends HashedFilt
 
   expectedFpr(): number {
     return this.fillRatio() ** this.hashes;
-  }
-
-  /**
-   * The filter of every key in either: bit-identical to one filter built from both key sets. Its `count` is the
-   * estimate from the fill ratio (how many adds would have returned true is not known).
-   */
-  union(other: Self): Self {
-    this.checkCompatible(other, 'union');
-    const storage = this.storage.clone();
-    storage.orWith(other.storage);
-    return this.spawnEstimated(storage);
-  }
-
-  /**
-   * The bitwise AND: it holds every key present in both sources (its false-positive rate is at most that of either
-   * source, and may exceed that of a filter built from the true intersection). `count` is the fill-ratio estimate.
-   */
-  intersect(other: Self): Self {
-    this.checkCompatible(other, 'intersect');
-    const storage = this.storage.clone();
-    storage.andWith(other.storage);
-    return this.spawnEstimated(storage);
-  }
-
-  clone(): Self {
-    return this.spawn(this.storage.clone(), this.counted);
-  }
-
-  clear(): void {
-    this.storage.clear();
-    this.counted = 0;
-  }
-
-  /** Same kind, m, k, seed and bits (count, capacity and fpr are not compared). */
-  equals(other: Self): boolean {
-    return this.sameShape(other) && this.storage.equals(other.storage);
   }
 }
 

@@ -9,6 +9,7 @@ import {
   pagesOf,
 } from './internal/pages.js';
 import { MAX_BITS } from './positions.js';
+import type { FilterStorage } from './storage.js';
 
 /** Allowed counter widths in bits. */
 export type CounterBits = 4 | 8 | 16;
@@ -23,7 +24,7 @@ export const COUNTER_BITS: readonly CounterBits[] = [4, 8, 16];
  * because its true count is unknown and lowering it could create a false negative (Fan et al., "Summary Cache",
  * IEEE/ACM ToN 2000, §V.C). Decrement refuses to go below zero. Large arrays are paged like {@link BitArray}.
  */
-export class CounterArray {
+export class CounterArray implements FilterStorage<CounterArray> {
   /** Number of counters. */
   readonly size: number;
   /** Bits per counter. */
@@ -129,7 +130,7 @@ export class CounterArray {
    * Counter-wise saturating sum with `other` (same size and width): the counters of the union of two multisets.
    * A saturated counter stays saturated.
    */
-  addFrom(other: CounterArray): void {
+  unionWith(other: CounterArray): void {
     this.checkSameShape(other);
     for (let i = 0; i < this.size; i++) {
       const sum = this.get(i) + other.get(i);
@@ -138,7 +139,7 @@ export class CounterArray {
   }
 
   /** Counter-wise minimum with `other` (same size and width). */
-  minWith(other: CounterArray): void {
+  intersectWith(other: CounterArray): void {
     this.checkSameShape(other);
     for (let i = 0; i < this.size; i++) {
       const theirs = other.get(i);

@@ -8,6 +8,7 @@ import { KeyLocator } from './key-locator.js';
 import { murmur3x86_128Into } from './murmur3.js';
 import { chooseShape, type Layout, MAX_HASHES } from './params.js';
 import { MAX_BITS } from './positions.js';
+import type { FilterStorage } from './storage.js';
 import { checkInteger, checkKeyArray, checkKeyIterable } from './validate.js';
 
 /** What a filter class is: its format kind, its public name (for messages) and its position layout. */
@@ -97,7 +98,9 @@ export function readFilterEnvelope(
  * positions and the subclass's storage answers for them. Subclasses supply the storage operations
  * ({@link insert}, {@link probe}), the statistics and the payload.
  */
-export abstract class HashedFilter<Self extends HashedFilter<Self, S>, S> implements BloomFilter<Self> {
+export abstract class HashedFilter<Self extends HashedFilter<Self, S>, S extends FilterStorage<S>>
+  implements BloomFilter<Self>
+{
   readonly bits: number;
   readonly hashes: number;
   readonly seed: number;
@@ -139,17 +142,48 @@ export abstract class HashedFilter<Self extends HashedFilter<Self, S>, S> implem
   protected abstract spawn(storage: S, count: number): Self;
   /** Counter width for the params block (0 for bit filters). */
   protected abstract counterWidth(): number;
-  protected abstract payloadLength(): number;
-  protected abstract writePayload(target: Uint8Array, offset: number): void;
 
   abstract fillRatio(): number;
   abstract estimatedCount(): number;
   abstract expectedFpr(): number;
-  abstract union(other: Self): Self;
-  abstract intersect(other: Self): Self;
-  abstract clone(): Self;
-  abstract clear(): void;
-  abstract equals(other: Self): boolean;
+
+  /**
+   * A new filter holding the keys of both: bit-identical to one filter built from both key sets (bits: OR;
+   * counters: saturating sum, so multiplicities add). Its `count` is the fill-ratio estimate, because how many
+   * adds would have returned true is not known.
+   */
+  union(other: Self): Self {
+    this.checkCompatible(other, 'union');
+    const storage = this.storage.clone();
+    storage.unionWith(other.storage);
+    return this.spawnEstimated(storage);
+  }
+
+  /**
+   * A new filter that finds every key present in both (bits: AND; counters: minimum). Its false-positive rate is at
+   * most either source's, and may exceed that of a filter built from the true intersection. For counting filters
+   * its counters are not the counts of any multiset, so do not delete from it. `count` is the fill-ratio estimate.
+   */
+  intersect(other: Self): Self {
+    this.checkCompatible(other, 'intersect');
+    const storage = this.storage.clone();
+    storage.intersectWith(other.storage);
+    return this.spawnEstimated(storage);
+  }
+
+  clone(): Self {
+    return this.spawn(this.storage.clone(), this.counted);
+  }
+
+  clear(): void {
+    this.storage.clear();
+    this.counted = 0;
+  }
+
+  /** Same kind, m, k, seed, counter width and contents (count, capacity and fpr are not compared). */
+  equals(other: Self): boolean {
+    return this.sameShape(other) && this.storage.equals(other.storage);
+  }
 
   add(key: Key): boolean {
     if (this.insert(this.locator.locate(key, this.addWhere), 0)) {
@@ -224,8 +258,8 @@ export abstract class HashedFilter<Self extends HashedFilter<Self, S>, S> implem
         capacity: this.capacity,
         fpr: this.fpr,
       }),
-      payloadLength: this.payloadLength(),
-      writePayload: (target, offset) => this.writePayload(target, offset),
+      payloadLength: this.storage.byteLength,
+      writePayload: (target, offset) => this.storage.copyTo(target, offset),
     });
   }
 

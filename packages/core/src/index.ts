@@ -68,4 +68,5 @@ export {
   partitionedFalsePositiveRate,
 } from './params.js';
 export { derivePartitionedPositions, derivePositions, MAX_BITS } from './positions.js';
+export type { FilterStorage } from './storage.js';
 export { checkInteger, checkKeyArray, checkKeyIterable, checkOneOf, checkOpenInterval } from './validate.js';

@@ -83,10 +83,10 @@ describe('BitArray', () => {
     fc.assert(
       fc.property(twoSets, pageBytes, pageBytes, ([size, a, b], pa, pb) => {
         const union = fromIndexes(size, a, pa);
-        union.orWith(fromIndexes(size, b, pb));
+        union.unionWith(fromIndexes(size, b, pb));
         expect(union.equals(fromIndexes(size, [...a, ...b]))).toBe(true);
         const inter = fromIndexes(size, a, pa);
-        inter.andWith(fromIndexes(size, b, pb));
+        inter.intersectWith(fromIndexes(size, b, pb));
         const setB = new Set(b);
         expect(
           inter.equals(

@@ -88,7 +88,7 @@ describe('CounterArray', () => {
   });
 });
 
-describe('CounterArray.addFrom / minWith', () => {
+describe('CounterArray.unionWith / intersectWith', () => {
   it('adds counter-wise with saturation, and takes counter-wise minimums', () => {
     fc.assert(
       fc.property(
@@ -103,9 +103,9 @@ describe('CounterArray.addFrom / minWith', () => {
             b.set(i, y % (max + 1));
           });
           const sum = a.clone();
-          sum.addFrom(b);
+          sum.unionWith(b);
           const min = a.clone();
-          min.minWith(b);
+          min.intersectWith(b);
           values.forEach(([x, y], i) => {
             expect(sum.get(i)).toBe(Math.min(max, (x % (max + 1)) + (y % (max + 1))));
             expect(min.get(i)).toBe(Math.min(x % (max + 1), y % (max + 1)));
@@ -113,6 +113,6 @@ describe('CounterArray.addFrom / minWith', () => {
         },
       ),
     );
-    expect(() => new CounterArray(3, 4).addFrom(new CounterArray(3, 8))).toThrow(/shapes differ/);
+    expect(() => new CounterArray(3, 4).unionWith(new CounterArray(3, 8))).toThrow(/shapes differ/);
   });
 });

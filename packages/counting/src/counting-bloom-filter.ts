@@ -209,14 +209,6 @@ export class CountingBloomFilter extends HashedFilter<CountingBloomFilter, Count
     return this.counterBits;
   }
 
-  protected payloadLength(): number {
-    return this.storage.byteLength;
-  }
-
-  protected writePayload(target: Uint8Array, offset: number): void {
-    this.storage.copyTo(target, offset);
-  }
-
   /** Fraction of counters that are non-zero. */
   fillRatio(): number {
     return this.storage.nonZeroCount() / this.bits;
@@ -230,42 +222,6 @@ export class CountingBloomFilter extends HashedFilter<CountingBloomFilter, Count
   /** (non-zero fraction)^k: the rate now. */
   expectedFpr(): number {
     return this.fillRatio() ** this.hashes;
-  }
-
-  /**
-   * The counters of both multisets added, saturating: the filter of every key of either, with multiplicities.
-   * `count` is the fill-ratio estimate.
-   */
-  union(other: CountingBloomFilter): CountingBloomFilter {
-    this.checkCompatible(other, 'union');
-    const storage = this.storage.clone();
-    storage.addFrom(other.storage);
-    return this.spawnEstimated(storage);
-  }
-
-  /**
-   * The counter-wise minimum: it finds every key present in both. Its counters are not the counts of any multiset,
-   * so deleting from the result is not meaningful. `count` is the fill-ratio estimate.
-   */
-  intersect(other: CountingBloomFilter): CountingBloomFilter {
-    this.checkCompatible(other, 'intersect');
-    const storage = this.storage.clone();
-    storage.minWith(other.storage);
-    return this.spawnEstimated(storage);
-  }
-
-  clone(): CountingBloomFilter {
-    return this.spawn(this.storage.clone(), this.counted);
-  }
-
-  clear(): void {
-    this.storage.clear();
-    this.counted = 0;
-  }
-
-  /** Same m, k, seed, counter width and counters. */
-  equals(other: CountingBloomFilter): boolean {
-    return this.sameShape(other) && this.storage.equals(other.storage);
   }
 }
 

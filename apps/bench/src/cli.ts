@@ -1,0 +1,154 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bitsPerKeySpec, fprSpec, renderSvg, throughputSpec } from './charts.js';
+import { checkGoals, goalsMarkdown } from './goals.js';
+import { jobs, makePlan } from './plan.js';
+import { aggregate, markdownTables, type Row } from './report.js';
+import { runAll } from './runner.js';
+import { runScale, scaleMarkdown } from './scale.js';
+
+/**
+ * `pnpm bench` (quick), `pnpm bench --full`, `pnpm bench --scale 1e9`. Options: `--reps N` (default 3),
+ * `--jobs N` (measurements at once; quick 2, full 1), `--sizes 100000,1000000`, `--only id,id` (contender ids),
+ * `--out DIR` (default apps/bench/results).
+ */
+interface Options {
+  full: boolean;
+  scale: number | undefined;
+  fpr: number;
+  reps: number;
+  sizes: number[] | undefined;
+  only: string[] | undefined;
+  out: string;
+  jobs: number | undefined;
+}
+
+function parseArgs(argv: readonly string[]): Options {
+  const options: Options = {
+    full: false,
+    scale: undefined,
+    fpr: 0.01,
+    reps: 3,
+    sizes: undefined,
+    only: undefined,
+    out: fileURLToPath(new URL('../results/', import.meta.url)),
+    jobs: undefined,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = () => {
+      const next = argv[++i];
+      if (next === undefined) throw new Error(`${arg} needs a value`);
+      return next;
+    };
+    if (arg === '--full') options.full = true;
+    else if (arg === '--quick') options.full = false;
+    else if (arg === '--scale') options.scale = Number(value());
+    else if (arg === '--fpr') options.fpr = Number(value());
+    else if (arg === '--reps') options.reps = Number(value());
+    else if (arg === '--sizes') options.sizes = value().split(',').map(Number);
+    else if (arg === '--only') options.only = value().split(',');
+    else if (arg === '--out') options.out = value();
+    else if (arg === '--jobs') options.jobs = Number(value());
+    else if (arg === '--') continue;
+    else throw new Error(`unknown option ${arg} (see apps/bench/README.md)`);
+  }
+  if (options.scale !== undefined && !(Number.isInteger(options.scale) && options.scale > 0)) {
+    throw new Error(`--scale must be a positive integer such as 1e9, got ${options.scale}`);
+  }
+  if (!(Number.isInteger(options.reps) && options.reps >= 1))
+    throw new Error('--reps must be a positive integer');
+  if (options.jobs !== undefined && !(Number.isInteger(options.jobs) && options.jobs >= 1)) {
+    throw new Error('--jobs must be a positive integer');
+  }
+  return options;
+}
+
+function machine(): string {
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  return `Node ${process.version}, ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB`;
+}
+
+const progress = (line: string) => {
+  if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${line}`);
+  else process.stderr.write(`${line}\n`);
+};
+
+async function writeCharts(rows: readonly Row[], out: string): Promise<string[]> {
+  const url = rows.filter((r) => r.workload.keyType === 'url');
+  const largest = Math.max(...url.map((r) => r.workload.n));
+  const atLargest = url.filter((r) => r.workload.n === largest);
+  const written: string[] = [];
+  const charts: [string, () => Promise<string>][] = [
+    ['throughput.svg', () => renderSvg(throughputSpec(atLargest.filter((r) => r.workload.fpr === 0.01)))],
+    ['fpr.svg', () => renderSvg(fprSpec(atLargest))],
+    ['bits-per-key.svg', () => renderSvg(bitsPerKeySpec(atLargest.filter((r) => r.workload.fpr === 0.01)))],
+  ];
+  for (const [name, render] of charts) {
+    writeFileSync(join(out, name), await render());
+    written.push(name);
+  }
+  return written;
+}
+
+export async function main(argv: readonly string[]): Promise<void> {
+  const options = parseArgs(argv);
+  mkdirSync(options.out, { recursive: true });
+  const command = `pnpm bench ${argv.join(' ')}`.trim();
+
+  if (options.scale !== undefined) {
+    const result = runScale(options.scale, options.fpr, progress);
+    const text = `## bloomkit --scale\n\n${machine()}, ${new Date().toISOString().slice(0, 10)}, \`${command}\`\n\n${scaleMarkdown(result)}\n`;
+    process.stdout.write(`${process.stderr.isTTY ? '\n' : ''}${text}`);
+    writeFileSync(
+      join(options.out, `scale-${options.scale}.json`),
+      `${JSON.stringify({ machine: machine(), command, result }, null, 2)}\n`,
+    );
+    writeFileSync(join(options.out, `scale-${options.scale}.md`), text);
+    return;
+  }
+
+  const plan = makePlan(options.full ? 'full' : 'quick', options.sizes, options.reps, options.jobs);
+  const all = jobs(plan).filter((job) => options.only === undefined || options.only.includes(job.contender));
+  const started = performance.now();
+  const measurements = await runAll(all, plan.concurrency, (i, job) =>
+    progress(
+      `[${i + 1}/${all.length}] ${job.keyType} n=${job.n} p=${job.fpr} ${job.contender} (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+    ),
+  );
+  if (process.stderr.isTTY) process.stderr.write('\n');
+
+  const rows = aggregate(measurements);
+  const goals = checkGoals(rows);
+  const seconds = ((performance.now() - started) / 1000).toFixed(0);
+  const text = [
+    `## bloomkit benchmark (${plan.mode})`,
+    '',
+    `${machine()}, ${new Date().toISOString().slice(0, 10)}, \`${command}\`, ${plan.repetitions} repetitions (medians), each measurement in a fresh process, ${plan.concurrency} at a time, ${seconds} s.`,
+    `Fill budget ${plan.fillBudgetMs / 1000} s and probe budget ${plan.probeBudgetMs / 1000} s per measurement: a contender that cannot fill n keys in time is marked capped, and its rate and memory are not reported.`,
+    '',
+    '### Goals',
+    '',
+    goalsMarkdown(goals),
+    '',
+    markdownTables(rows),
+  ].join('\n');
+  process.stdout.write(`${text}\n`);
+  writeFileSync(join(options.out, `${plan.mode}.md`), `${text}\n`);
+  writeFileSync(
+    join(options.out, `${plan.mode}.json`),
+    `${JSON.stringify({ machine: machine(), command, plan, measurements }, null, 2)}\n`,
+  );
+  const charts = await writeCharts(rows, options.out);
+  process.stderr.write(`wrote ${options.out}${plan.mode}.md, ${plan.mode}.json and ${charts.join(', ')}\n`);
+}
+
+// Run when executed directly (`node dist/cli.js`), not when imported by the tests.
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main(process.argv.slice(2)).catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,39 @@
+import type { KeyType } from './keys.js';
+
+/** One measurement: one contender on one workload, in a fresh child process. */
+export interface Job {
+  readonly contender: string;
+  readonly keyType: KeyType;
+  readonly n: number;
+  readonly fpr: number;
+  /** Longest a fill may take; a slower contender is stopped and reported as capped. */
+  readonly fillBudgetMs: number;
+  /** Longest each probe phase (hits, misses, batch) may take. */
+  readonly probeBudgetMs: number;
+  /** Absent keys generated for the miss phase and the false-positive measurement. */
+  readonly absentKeys: number;
+}
+
+/** What the child reports. Rates are operations per second; null where the contender has no such call. */
+export interface Measurement {
+  readonly job: Job;
+  /** Keys actually added (less than n when the fill hit its budget). */
+  readonly added: number;
+  readonly fillCapped: boolean;
+  readonly addOps: number;
+  readonly hasHitOps: number;
+  readonly hasMissOps: number;
+  readonly batchHasOps: number | null;
+  /** False positives / absent keys probed; null when the fill was capped. */
+  readonly measuredFpr: number | null;
+  readonly absentProbed: number;
+  readonly predictedFpr: number | null;
+  readonly nominalBitsPerKey: number | null;
+  /** The exact Set only: heap growth from building and filling it, per key, in bits. */
+  readonly memoryBitsPerKey: number | null;
+  readonly serializedBytes: number | null;
+  readonly serializeMBps: number | null;
+  readonly deserializeMs: number | null;
+  /** bloomkit only: deserialize with copy: false and verifyChecksum: false. */
+  readonly deserializeInPlaceMs: number | null;
+}

@@ -1,0 +1,109 @@
+import { type BenchKey, contenderById, prepareKeys } from './contenders.js';
+import type { Job, Measurement } from './job.js';
+import { makeKeys } from './keys.js';
+import { meanMs, timed } from './timing.js';
+
+/**
+ * The child process: one contender, one workload. Keys are generated before any timing; a small warm-up filter
+ * lets the JIT compile the contender's code first. Prints one JSON Measurement on stdout.
+ */
+const gc = (globalThis as { gc?: () => void }).gc;
+
+function usedBytes(): number {
+  gc?.();
+  gc?.();
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.arrayBuffers;
+}
+
+export async function measure(job: Job): Promise<Measurement> {
+  const contender = contenderById(job.contender);
+  const build = await contender.load();
+  const present = prepareKeys(contender, makeKeys(job.keyType, job.n, 'present'));
+  const absent = prepareKeys(contender, makeKeys(job.keyType, job.absentKeys, 'absent'));
+
+  // Warm-up on a separate, smaller instance.
+  const warmCount = Math.min(job.n, 20_000);
+  const warm = build(warmCount, job.fpr);
+  timed(present.slice(0, warmCount), job.probeBudgetMs, (k) => warm.add(k));
+  timed(present.slice(0, warmCount), job.probeBudgetMs, (k) => warm.has(k));
+  timed(absent.slice(0, warmCount), job.probeBudgetMs, (k) => warm.has(k));
+  warm.hasMany?.(present.slice(0, 1024));
+
+  const before = usedBytes();
+  const instance = build(job.n, job.fpr);
+  const fill = timed(present, job.fillBudgetMs, (k) => instance.add(k));
+  const memory = usedBytes() - before;
+  const added = fill.done;
+  const capped = added < job.n;
+
+  const hits = timed(present.slice(0, added), job.probeBudgetMs, (k) => instance.has(k));
+  const misses = timed(absent, job.probeBudgetMs, (k) => instance.has(k));
+  const batchHasOps =
+    instance.hasMany === undefined ? null : batchRate(instance.hasMany, present, absent, job);
+
+  let serializedBytes: number | null = null;
+  let serializeMBps: number | null = null;
+  let deserializeMs: number | null = null;
+  let deserializeInPlaceMs: number | null = null;
+  if (instance.serialize !== undefined && !capped) {
+    const serialize = instance.serialize;
+    const data = serialize();
+    serializedBytes = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+    serializeMBps = serializedBytes / 1e6 / (meanMs(serialize, 50) / 1000);
+    if (instance.deserialize !== undefined) {
+      const deserialize = instance.deserialize;
+      deserializeMs = meanMs(() => deserialize(data, false), 50);
+      if (contender.library === 'bloomkit') deserializeInPlaceMs = meanMs(() => deserialize(data, true), 50);
+    }
+  }
+
+  const nominal = instance.nominalBits();
+  const predicted = instance.predictedFpr(added);
+  return {
+    job,
+    added,
+    fillCapped: capped,
+    addOps: (fill.done / fill.ms) * 1000,
+    hasHitOps: (hits.done / hits.ms) * 1000,
+    hasMissOps: (misses.done / misses.ms) * 1000,
+    batchHasOps,
+    measuredFpr: capped || contender.library === 'hash only' ? null : misses.hits / misses.done,
+    absentProbed: misses.done,
+    predictedFpr: capped || predicted === undefined ? null : predicted,
+    nominalBitsPerKey: nominal === undefined ? null : nominal / job.n,
+    // Heap growth is only meaningful for the exact Set (millions of small objects); a filter's memory is its
+    // nominal bits, which heap deltas blur (they read near zero next to the keys' own garbage).
+    memoryBitsPerKey:
+      capped || gc === undefined || contender.library !== 'Set' ? null : Math.max(0, (memory * 8) / job.n),
+    serializedBytes,
+    serializeMBps,
+    deserializeMs,
+    deserializeInPlaceMs,
+  };
+}
+
+/** Batch queries over half present, half absent keys, in batches of 4096 prepared before timing. */
+function batchRate(
+  hasMany: (keys: readonly BenchKey[]) => boolean[],
+  present: readonly BenchKey[],
+  absent: readonly BenchKey[],
+  job: Job,
+): number {
+  const batches: BenchKey[][] = [];
+  const size = 4096;
+  const total = Math.min(present.length, absent.length);
+  for (let start = 0; start < total; start += size / 2) {
+    batches.push([...present.slice(start, start + size / 2), ...absent.slice(start, start + size / 2)]);
+  }
+  let done = 0;
+  const begin = performance.now();
+  let ms = 0;
+  for (const batch of batches) {
+    hasMany(batch);
+    done += batch.length;
+    ms = performance.now() - begin;
+    if (ms > job.probeBudgetMs) break;
+  }
+  return (done / ms) * 1000;
+}

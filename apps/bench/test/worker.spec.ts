@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { measure } from '../src/worker.js';
+
+describe('measure (in process)', () => {
+  it('fills, probes, measures the rate and round-trips a bloomkit filter', async () => {
+    const result = await measure({
+      contender: 'bloomkit-standard',
+      keyType: 'binary',
+      n: 20_000,
+      fpr: 0.01,
+      fillBudgetMs: 60_000,
+      probeBudgetMs: 60_000,
+      absentKeys: 100_000,
+    });
+    expect([result.added, result.fillCapped, result.absentProbed]).toEqual([20_000, false, 100_000]);
+    // 10^5 probes at p = 0.01: 1000 expected, the 99.9% bound is about 1100.
+    expect(result.measuredFpr!).toBeLessThan(0.011);
+    expect(result.measuredFpr!).toBeGreaterThan(0.008);
+    expect(result.nominalBitsPerKey!).toBeCloseTo(9.59, 1);
+    expect(result.serializedBytes).toBe(Math.ceil((result.nominalBitsPerKey! * 20_000) / 8) + 68);
+    for (const rate of [result.addOps, result.hasHitOps, result.hasMissOps, result.batchHasOps!])
+      expect(rate).toBeGreaterThan(0);
+  });
+
+  it('reports a capped fill instead of a rate it did not measure', async () => {
+    const result = await measure({
+      contender: 'mnemonist',
+      keyType: 'url',
+      n: 50_000,
+      fpr: 0.01,
+      fillBudgetMs: -1,
+      probeBudgetMs: 1,
+      absentKeys: 2048,
+    });
+    expect(result.fillCapped).toBe(true);
+    expect(result.added).toBe(1024);
+    expect([result.measuredFpr, result.memoryBitsPerKey]).toEqual([null, null]);
+  });
+});
