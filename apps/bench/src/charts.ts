@@ -27,7 +27,7 @@ export function throughputSpec(rows: readonly Row[]): TopLevelSpec {
     data: { values },
     mark: 'bar',
     encoding: {
-      y: { field: 'contender', type: 'nominal', sort: '-x', title: null },
+      y: { field: 'contender', type: 'nominal', sort: '-x', title: null, axis: { labelLimit: 320 } },
       yOffset: { field: 'op' },
       x: { field: 'mops', type: 'quantitative', scale: { type: 'log' }, title: 'M ops/s' },
       color: { field: 'op', type: 'nominal', title: 'operation' },
@@ -60,7 +60,7 @@ export function fprSpec(rows: readonly Row[]): TopLevelSpec {
         {
           mark: 'bar',
           encoding: {
-            y: { field: 'contender', type: 'nominal', title: null },
+            y: { field: 'contender', type: 'nominal', title: null, axis: { labelLimit: 320 } },
             x: {
               field: 'measured',
               type: 'quantitative',
@@ -100,7 +100,7 @@ export function bitsPerKeySpec(rows: readonly Row[]): TopLevelSpec {
       {
         mark: 'bar',
         encoding: {
-          y: { field: 'contender', type: 'nominal', sort: 'x', title: null },
+          y: { field: 'contender', type: 'nominal', sort: 'x', title: null, axis: { labelLimit: 320 } },
           x: { field: 'bits', type: 'quantitative', scale: { type: 'log' }, title: 'bits per key' },
           color: { field: 'family', type: 'nominal', title: null },
         },

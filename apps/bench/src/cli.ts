@@ -1,10 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bitsPerKeySpec, fprSpec, renderSvg, throughputSpec } from './charts.js';
 import { checkGoals, goalsMarkdown } from './goals.js';
-import { jobs, makePlan } from './plan.js';
+import type { Measurement } from './job.js';
+import { jobs, makePlan, type Plan } from './plan.js';
 import { aggregate, markdownTables, type Row } from './report.js';
 import { runAll } from './runner.js';
 import { runScale, scaleMarkdown } from './scale.js';
@@ -12,7 +13,7 @@ import { runScale, scaleMarkdown } from './scale.js';
 /**
  * `pnpm bench` (quick), `pnpm bench --full`, `pnpm bench --scale 1e9`. Options: `--reps N` (default 3),
  * `--jobs N` (measurements at once; quick 2, full 1), `--sizes 100000,1000000`, `--only id,id` (contender ids),
- * `--out DIR` (default apps/bench/results).
+ * `--out DIR` (default apps/bench/results), `--from FILE` (re-render a saved run's tables and charts).
  */
 interface Options {
   full: boolean;
@@ -23,6 +24,7 @@ interface Options {
   only: string[] | undefined;
   out: string;
   jobs: number | undefined;
+  from: string | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Options {
@@ -35,6 +37,7 @@ function parseArgs(argv: readonly string[]): Options {
     only: undefined,
     out: fileURLToPath(new URL('../results/', import.meta.url)),
     jobs: undefined,
+    from: undefined,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -52,6 +55,7 @@ function parseArgs(argv: readonly string[]): Options {
     else if (arg === '--only') options.only = value().split(',');
     else if (arg === '--out') options.out = value();
     else if (arg === '--jobs') options.jobs = Number(value());
+    else if (arg === '--from') options.from = value();
     else if (arg === '--') continue;
     else throw new Error(`unknown option ${arg} (see apps/bench/README.md)`);
   }
@@ -107,6 +111,18 @@ export async function main(argv: readonly string[]): Promise<void> {
       `${JSON.stringify({ machine: machine(), command, result }, null, 2)}\n`,
     );
     writeFileSync(join(options.out, `scale-${options.scale}.md`), text);
+    return;
+  }
+
+  if (options.from !== undefined) {
+    // Re-render the tables and charts of a saved run, without measuring again.
+    const saved = JSON.parse(readFileSync(options.from, 'utf8')) as {
+      plan: Plan;
+      measurements: Measurement[];
+    };
+    const charts = await writeCharts(aggregate(saved.measurements), options.out);
+    process.stdout.write(`${markdownTables(aggregate(saved.measurements))}\n`);
+    process.stderr.write(`re-rendered ${charts.join(', ')} from ${options.from}\n`);
     return;
   }
 

@@ -33,3 +33,13 @@ describe('pnpm bench (tiny sizes, real child processes)', () => {
     await expect(main(['--scale', '-5'])).rejects.toThrow(/--scale must be a positive integer/);
   });
 });
+
+describe('pnpm bench --from', () => {
+  it('re-renders the charts of a saved run without measuring', async () => {
+    const out = `${mkdtempSync(join(tmpdir(), 'bloomkit-bench-from-'))}/`;
+    const saved = new URL('../results/quick.json', import.meta.url).pathname;
+    await main(['--from', saved, '--out', out]);
+    const svg = readFileSync(join(out, 'throughput.svg'), 'utf8');
+    expect(svg).toContain('bloom-filters ScalableBloomFilter');
+  });
+});
