@@ -30,10 +30,12 @@ export async function measure(job: Job): Promise<Measurement> {
   timed(absent.slice(0, warmCount), job.probeBudgetMs, (k) => warm.has(k));
   warm.hasMany?.(present.slice(0, 1024));
 
-  const before = usedBytes();
+  // Heap growth is read for the exact Set only (see below); forcing full GCs for the others would be wasted time.
+  const measureHeap = contender.library === 'Set' && gc !== undefined;
+  const before = measureHeap ? usedBytes() : 0;
   const instance = build(job.n, job.fpr);
   const fill = timed(present, job.fillBudgetMs, (k) => instance.add(k));
-  const memory = usedBytes() - before;
+  const memory = measureHeap ? usedBytes() - before : 0;
   const added = fill.done;
   const capped = added < job.n;
 
@@ -74,8 +76,7 @@ export async function measure(job: Job): Promise<Measurement> {
     nominalBitsPerKey: nominal === undefined ? null : nominal / job.n,
     // Heap growth is only meaningful for the exact Set (millions of small objects); a filter's memory is its
     // nominal bits, which heap deltas blur (they read near zero next to the keys' own garbage).
-    memoryBitsPerKey:
-      capped || gc === undefined || contender.library !== 'Set' ? null : Math.max(0, (memory * 8) / job.n),
+    memoryBitsPerKey: capped || !measureHeap ? null : Math.max(0, (memory * 8) / job.n),
     serializedBytes,
     serializeMBps,
     deserializeMs,

@@ -1,5 +1,5 @@
 import { BitArray } from './bit-array.js';
-import { FormatError } from './errors.js';
+import { FormatError, InvalidArgumentError } from './errors.js';
 import type { DeserializeOptions } from './filter.js';
 import {
   type FilterKindInfo,
@@ -21,7 +21,9 @@ export abstract class BitFilter<Self extends BitFilter<Self>> extends HashedFilt
   protected constructor(info: FilterKindInfo, shape: ResolvedShape, state: FilterState<BitArray>) {
     const storage = state.storage ?? new BitArray(shape.bits);
     if (storage.size !== shape.bits) {
-      throw new RangeError(`${info.name}: storage holds ${storage.size} bits, expected ${shape.bits}`);
+      throw new InvalidArgumentError(
+        `new ${info.name}: state.storage must hold exactly ${shape.bits} bits, got ${storage.size}`,
+      );
     }
     super(info, shape, storage, state);
   }

@@ -1,5 +1,5 @@
 import { crc32c } from './checksum.js';
-import { FormatError, UnsupportedVersionError } from './errors.js';
+import { FormatError, InvalidArgumentError, UnsupportedVersionError } from './errors.js';
 
 /**
  * The envelope shared by every bloomkit filter file (docs/FORMAT.md is the normative description):
@@ -109,7 +109,7 @@ export function encodeEnvelope(spec: EnvelopeSpec): Uint8Array {
 export function writeEnvelope(spec: EnvelopeSpec, target: Uint8Array, offset: number): number {
   const { params, payloadLength } = spec;
   if (params.length % 8 !== 0 || params.length > 0xfff8) {
-    throw new RangeError(
+    throw new InvalidArgumentError(
       `encodeEnvelope: params length must be a multiple of 8 up to 65528, got ${params.length}`,
     );
   }

@@ -190,6 +190,14 @@ describe('envelope', () => {
     expect(decodeEnvelope(bytes, { verifyChecksum: false }).payload.length).toBe(3);
   });
 
+  it('refuses params whose length is not a multiple of 8, with a typed error', async () => {
+    const { InvalidArgumentError } = await import('../src/errors.js');
+    expect(() => sample(new Uint8Array(1), new Uint8Array(5))).toThrow(InvalidArgumentError);
+    expect(() => sample(new Uint8Array(1), new Uint8Array(5))).toThrow(
+      /params length must be a multiple of 8/,
+    );
+  });
+
   it('has a 28-byte minimum', () => {
     expect(MIN_ENVELOPE_BYTES).toBe(28);
   });

@@ -50,6 +50,16 @@ describe('HashedFilter (through a minimal subclass)', () => {
     expect(() => new Toy(null as never)).toThrow(/options must be an object/);
   });
 
+  it('rejects existing storage of the wrong size with a typed error', async () => {
+    const { BitArray } = await import('../src/bit-array.js');
+    expect(() => new Toy({ bits: 100, hashes: 3 }, { storage: new BitArray(99) })).toThrow(
+      'new ToyFilter: state.storage must hold exactly 100 bits, got 99',
+    );
+    expect(() => new Toy({ bits: 100, hashes: 3 }, { storage: new BitArray(99) })).toThrow(
+      InvalidArgumentError,
+    );
+  });
+
   it('rounds the partitioned layout up to a multiple of k', () => {
     expect(new ToyPartitioned({ bits: 100, hashes: 7 }).bits).toBe(105);
   });

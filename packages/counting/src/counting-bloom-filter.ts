@@ -11,6 +11,7 @@ import {
   type FilterState,
   FormatError,
   HashedFilter,
+  InvalidArgumentError,
   type Key,
   planShape,
   readFilterEnvelope,
@@ -76,7 +77,9 @@ export class CountingBloomFilter extends HashedFilter<CountingBloomFilter, Count
     );
     const storage = state.storage ?? new CounterArray(shape.bits, width);
     if (storage.size !== shape.bits || storage.width !== width) {
-      throw new RangeError(`${INFO.name}: storage must hold ${shape.bits} counters of ${width} bits`);
+      throw new InvalidArgumentError(
+        `new ${INFO.name}: state.storage must hold exactly ${shape.bits} counters of ${width} bits, got ${storage.size} of ${storage.width}`,
+      );
     }
     super(INFO, shape, storage, state);
     this.counterBits = width;

@@ -1,4 +1,5 @@
 import {
+  CounterArray,
   FormatError,
   falsePositiveRate,
   IncompatibleFiltersError,
@@ -70,6 +71,19 @@ describe('CountingBloomFilter', () => {
     expect(() => new CountingBloomFilter({ bits: 10, hashes: 2, counterBits: 2 as never })).toThrow(
       InvalidArgumentError,
     );
+  });
+
+  it('rejects existing counters of the wrong size or width with a typed error', () => {
+    expect(
+      () =>
+        new CountingBloomFilter(
+          { bits: 10, hashes: 2, counterBits: 8 },
+          { storage: new CounterArray(10, 4) },
+        ),
+    ).toThrow('new CountingBloomFilter: state.storage must hold exactly 10 counters of 8 bits, got 10 of 4');
+    expect(
+      () => new CountingBloomFilter({ bits: 10, hashes: 2 }, { storage: new CounterArray(9, 4) }),
+    ).toThrow(InvalidArgumentError);
   });
 
   it('refuses to combine filters of another width, shape or seed', () => {

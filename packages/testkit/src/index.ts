@@ -16,6 +16,5 @@ export {
   fprUpperBoundCount,
   occupancyVariance,
   upperBoundCount,
-  upperBoundRate,
   Z_999,
 } from './stats.js';

@@ -9,11 +9,6 @@ export function upperBoundCount(p: number, trials: number, z = Z_999): number {
   return trials * p + z * Math.sqrt(trials * p * (1 - p)) + 0.5;
 }
 
-/** The 99.9% upper confidence bound on a measured rate: {@link upperBoundCount} / trials. */
-export function upperBoundRate(p: number, trials: number, z = Z_999): number {
-  return upperBoundCount(p, trials, z) / trials;
-}
-
 /**
  * Pearson's chi-square statistic of observed bucket counts against equal expected counts.
  */
