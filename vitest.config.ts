@@ -5,10 +5,14 @@ import { defineConfig } from 'vitest/config';
 const root = fileURLToPath(new URL('.', import.meta.url));
 const packages = readdirSync(new URL('./packages', import.meta.url));
 
-/** Tests import sibling packages from source, so `pnpm test` needs no build first. */
-const alias = Object.fromEntries(
-  packages.map((name) => [`@bloomkit/${name}`, `${root}packages/${name}/src/index.ts`]),
-);
+/** Tests import sibling packages from source, so `pnpm test` needs no build first (exact matches only). */
+const alias = [
+  { find: /^@bloomkit\/core\/internal$/, replacement: `${root}packages/core/src/internal.ts` },
+  ...packages.map((name) => ({
+    find: new RegExp(`^@bloomkit/${name}$`),
+    replacement: `${root}packages/${name}/src/index.ts`,
+  })),
+];
 
 export default defineConfig({
   test: {
@@ -25,6 +29,11 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       })),
+      {
+        // docs/FORMAT.md's tables and hex dumps, checked against every package.
+        resolve: { alias },
+        test: { name: 'docs', root: `${root}docs`, include: ['test/**/*.spec.ts'] },
+      },
       {
         resolve: { alias },
         test: {

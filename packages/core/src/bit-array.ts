@@ -9,7 +9,7 @@ import {
   wordView,
 } from './internal/pages.js';
 import { MAX_BITS } from './positions.js';
-import type { FilterStorage } from './storage.js';
+import type { FilterStore } from './storage.js';
 
 /** Options for storage with more than one page; the default suits everything but tests of the page boundary. */
 export interface StorageOptions {
@@ -25,7 +25,7 @@ export interface StorageOptions {
  * arithmetic is exact: a page number is ⌊i / pageBits⌋ in doubles and the offset inside a page is below 2^32, so no
  * bit index is ever truncated to 32 bits.
  */
-export class BitArray implements FilterStorage<BitArray> {
+export class BitArray implements FilterStore<BitArray> {
   /** Number of bits. */
   readonly size: number;
   /** Number of bytes: ⌈size / 8⌉. */
@@ -70,8 +70,20 @@ export class BitArray implements FilterStorage<BitArray> {
     return (this.pages[p]![off >>> 3]! & (1 << (off & 7))) !== 0;
   }
 
-  /** Sets bit `i`; returns true when it was 0 before. */
-  testAndSet(i: number): boolean {
+  /**
+   * Sets bit `i`; returns a non-zero number when it was 0 before and 0 when it was already set. A number rather
+   * than a boolean so a caller can OR the results of k positions without a data-dependent branch per position (a
+   * half-full filter would mispredict half of them).
+   */
+  mark(i: number): number {
+    if (!this.paged) {
+      const bytes = this.first;
+      const at = i >>> 3;
+      const mask = 1 << (i & 7);
+      const old = bytes[at]!;
+      bytes[at] = old | mask;
+      return ~old & mask;
+    }
     let bytes = this.first;
     let off = i;
     if (this.paged) {
@@ -82,26 +94,23 @@ export class BitArray implements FilterStorage<BitArray> {
     const at = off >>> 3;
     const mask = 1 << (off & 7);
     const old = bytes[at]!;
-    if ((old & mask) !== 0) return false;
     bytes[at] = old | mask;
-    return true;
+    return ~old & mask;
   }
 
-  /** Sets the bits at `positions[offset, offset + count)`; returns true when at least one of them was 0 before. */
-  setAll(positions: Float64Array, count: number, offset = 0): boolean {
-    let changed = false;
-    for (let j = offset; j < offset + count; j++) {
-      if (this.testAndSet(positions[j]!)) changed = true;
-    }
-    return changed;
+  /** The bytes of a one-page array (see FilterStore.bitBytes); undefined when paged. */
+  get bitBytes(): Uint8Array | undefined {
+    return this.paged ? undefined : this.first;
   }
 
-  /** True when every bit at `positions[offset, offset + count)` is 1. */
-  hasAll(positions: Float64Array, count: number, offset = 0): boolean {
-    for (let j = offset; j < offset + count; j++) {
-      if (!this.get(positions[j]!)) return false;
-    }
-    return true;
+  /** Bits per slot: 1 (the counter width a serialized bit filter records is 0). */
+  get counterBits(): number {
+    return 0;
+  }
+
+  /** Number of bits set (the fill of the filter). */
+  setCount(): number {
+    return this.popcount();
   }
 
   /** Number of bits set. */

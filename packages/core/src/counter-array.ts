@@ -9,7 +9,7 @@ import {
   pagesOf,
 } from './internal/pages.js';
 import { MAX_BITS } from './positions.js';
-import type { FilterStorage } from './storage.js';
+import type { FilterStore } from './storage.js';
 
 /** Allowed counter widths in bits. */
 export type CounterBits = 4 | 8 | 16;
@@ -24,7 +24,7 @@ export const COUNTER_BITS: readonly CounterBits[] = [4, 8, 16];
  * because its true count is unknown and lowering it could create a false negative (Fan et al., "Summary Cache",
  * IEEE/ACM ToN 2000, §V.C). Decrement refuses to go below zero. Large arrays are paged like {@link BitArray}.
  */
-export class CounterArray implements FilterStorage<CounterArray> {
+export class CounterArray implements FilterStore<CounterArray> {
   /** Number of counters. */
   readonly size: number;
   /** Bits per counter. */
@@ -74,6 +74,13 @@ export class CounterArray implements FilterStorage<CounterArray> {
 
   /** The value of counter `i`. */
   get(i: number): number {
+    if (!this.paged) {
+      const bytes = this.first;
+      const shift = this.shift;
+      if (shift < 0) return (bytes[i >>> 1]! >>> ((i & 1) << 2)) & 0x0f;
+      if (shift === 0) return bytes[i]!;
+      return bytes[2 * i]! | (bytes[2 * i + 1]! << 8);
+    }
     const shift = this.shift;
     if (shift < 0) {
       const byte = this.byteOf(Math.floor(i / 2));
@@ -81,6 +88,41 @@ export class CounterArray implements FilterStorage<CounterArray> {
     }
     if (shift === 0) return this.byteOf(i);
     return this.byteOf(2 * i) | (this.byteOf(2 * i + 1) << 8);
+  }
+
+  /**
+   * Increments counter `i` unless saturated; returns 1 when it was 0 before (the slot was empty), else 0. The
+   * engine ORs the results of a key's k counters, as it does a BitArray's {@link BitArray.mark}.
+   */
+  mark(i: number): number {
+    if (!this.paged && this.shift < 0) {
+      // The common 4-bit case, inline: nibble (i & 1) of byte i >> 1.
+      const bytes = this.first;
+      const at = i >>> 1;
+      const shift = (i & 1) << 2;
+      const byte = bytes[at]!;
+      const value = (byte >>> shift) & 0x0f;
+      if (value !== 0x0f) bytes[at] = byte + (1 << shift);
+      return (value - 1) >>> 31;
+    }
+    const value = this.get(i);
+    if (value !== this.max) this.put(i, value + 1);
+    return value === 0 ? 1 : 0;
+  }
+
+  /** Counters are never read as bits: undefined (see FilterStore.bitBytes). */
+  get bitBytes(): undefined {
+    return undefined;
+  }
+
+  /** The counter width in bits (recorded in the params block). */
+  get counterBits(): number {
+    return this.width;
+  }
+
+  /** Number of non-zero counters. */
+  setCount(): number {
+    return this.nonZeroCount();
   }
 
   /** Adds one unless saturated; returns the new value. */

@@ -56,7 +56,8 @@ export function decodeFilterParams(view: DataView, where: string): FilterParams 
   const count = getUint64(view, 16, where, 'count');
   const capacity = getUint64(view, 24, where, 'capacity');
   const fpr = view.getFloat64(32, true);
-  if (!(fpr >= 0 && fpr < 1))
+  // -0.0 is refused: one filter must have one encoding, and the writer writes +0.0 for "none".
+  if (!(fpr >= 0 && fpr < 1) || Object.is(fpr, -0))
     throw new FormatError(`${where}: fpr must be 0 (none) or in (0, 1), got ${fpr}`);
   if ((capacity === 0) !== (fpr === 0)) {
     throw new FormatError(

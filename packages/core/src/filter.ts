@@ -8,7 +8,7 @@ import { describe } from './key.js';
  * Contract: `has` may answer true for a key never added (a false positive, at about the rate the filter was
  * sized for) but never answers false for a key that was added (and, for the counting filter, not deleted since).
  */
-export interface BloomFilter<Self> {
+export interface BloomFilter {
   /** m: bits (or counters) in the filter. */
   readonly bits: number;
   /** k: positions per key. */
@@ -39,15 +39,15 @@ export interface BloomFilter<Self> {
   expectedFpr(): number;
 
   /** A new filter holding the keys of both (same kind, m, k and seed, else IncompatibleFiltersError). */
-  union(other: Self): Self;
+  union(other: this): this;
   /** A new filter whose positions are set in both: holds every key present in both sources. */
-  intersect(other: Self): Self;
+  intersect(other: this): this;
   /** An independent copy. */
-  clone(): Self;
+  clone(): this;
   /** Removes every key. */
   clear(): void;
   /** True when both are the same kind with the same m, k, seed and contents. */
-  equals(other: Self): boolean;
+  equals(other: this): boolean;
   /** The filter in bloomkit's binary format (docs/FORMAT.md). */
   serialize(): Uint8Array;
 }
@@ -74,6 +74,36 @@ export interface DeserializeOptions {
   readonly copy?: boolean;
   /** Verify the CRC-32C (default true). False makes opening O(1) for a caller that checksums its own blocks. */
   readonly verifyChecksum?: boolean;
+}
+
+/** The options object of a call: undefined gives `{}`; anything but a plain object is refused. */
+export function readOptions<T extends object>(where: string, options: T | undefined, name = 'options'): T {
+  if (options === undefined) return {} as T;
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new InvalidArgumentError(`${where}: ${name} must be an object, got ${describe(options)}`);
+  }
+  return options;
+}
+
+/** An optional boolean option: undefined gives `fallback`; anything but true or false is refused. */
+export function readFlag(where: string, name: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') {
+    throw new InvalidArgumentError(`${where}: ${name} must be true or false, got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** Checks a {@link DeserializeOptions} object and fills in the defaults (copy and verify). */
+export function readDeserializeOptions(
+  where: string,
+  options: DeserializeOptions | undefined,
+): Required<DeserializeOptions> {
+  const o = readOptions(where, options);
+  return {
+    copy: readFlag(where, 'options.copy', o.copy, true),
+    verifyChecksum: readFlag(where, 'options.verifyChecksum', o.verifyChecksum, true),
+  };
 }
 
 /** Validates a seed option and resolves `'random'`. */

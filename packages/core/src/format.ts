@@ -1,5 +1,7 @@
 import { crc32c } from './checksum.js';
 import { FormatError, InvalidArgumentError, UnsupportedVersionError } from './errors.js';
+import { describe } from './key.js';
+import { kindById, knownKinds } from './kinds.js';
 
 /**
  * The envelope shared by every bloomkit filter file (docs/FORMAT.md is the normative description):
@@ -33,26 +35,6 @@ export const CHECKSUM_BYTES = 4;
 /** The smallest possible envelope: header, no params, no payload, checksum. */
 export const MIN_ENVELOPE_BYTES: number = HEADER_BYTES + CHECKSUM_BYTES;
 
-/**
- * Filter kinds. Ids are never reused: 0 is invalid, 1–127 are bloomkit's (5–127 reserved for future kinds),
- * 128–255 are for private extensions and are never assigned by bloomkit.
- */
-export const FilterKind = {
-  Standard: 1,
-  Partitioned: 2,
-  Counting: 3,
-  Scalable: 4,
-} as const;
-export type FilterKind = (typeof FilterKind)[keyof typeof FilterKind];
-
-/** Human names of the kinds, for messages. */
-export const KIND_NAMES: Readonly<Record<number, string>> = {
-  1: 'standard',
-  2: 'partitioned',
-  3: 'counting',
-  4: 'scalable',
-};
-
 /** Hash algorithms: 1 = MurmurHash3 x86_128 of the key's UTF-8 bytes with the header's seed, positions by
  * a cubic in i with four pseudo-random 64-bit coefficients (docs/FORMAT.md § 5). 0 invalid; others reserved. */
 export const HashAlgorithm = { Murmur3x86_128: 1 } as const;
@@ -60,7 +42,7 @@ export type HashAlgorithm = (typeof HashAlgorithm)[keyof typeof HashAlgorithm];
 
 /** What {@link encodeEnvelope} writes. */
 export interface EnvelopeSpec {
-  readonly kind: FilterKind;
+  readonly kind: number;
   readonly seed: number;
   /** Kind-specific params; length a multiple of 8, at most 65528. */
   readonly params: Uint8Array;
@@ -72,7 +54,7 @@ export interface EnvelopeSpec {
 /** A decoded envelope; `params` and `payload` are views into the input (nothing is copied). */
 export interface Envelope {
   readonly version: number;
-  readonly kind: FilterKind;
+  readonly kind: number;
   readonly hashAlgorithm: HashAlgorithm;
   readonly seed: number;
   readonly params: DataView;
@@ -84,7 +66,7 @@ export interface Envelope {
 /** Options for {@link decodeEnvelope}. */
 export interface DecodeOptions {
   /** Reject any other kind. */
-  readonly expectedKind?: FilterKind;
+  readonly expectedKind?: number;
   /** Verify the CRC-32C (default true). Off, decoding is O(1) in the payload size. */
   readonly verifyChecksum?: boolean;
   /** Allow bytes after the envelope (for nested envelopes); default false. */
@@ -136,11 +118,9 @@ export function writeEnvelope(spec: EnvelopeSpec, target: Uint8Array, offset: nu
  * against `bytes.length`, and (unless disabled) the checksum. Throws {@link UnsupportedVersionError} for a newer
  * version and {@link FormatError} for anything else wrong.
  */
-export function decodeEnvelope(bytes: Uint8Array, options: DecodeOptions = {}): Envelope {
+export function decodeEnvelope(input: Uint8Array | ArrayBuffer, options: DecodeOptions = {}): Envelope {
   const where = options.where ?? 'decodeEnvelope';
-  if (!(bytes instanceof Uint8Array)) {
-    throw new FormatError(`${where}: input must be a Uint8Array`);
-  }
+  const bytes = asBytes(input, where);
   if (bytes.length < MIN_ENVELOPE_BYTES) {
     throw new FormatError(
       `${where}: input is ${bytes.length} bytes, shorter than the smallest filter file (${MIN_ENVELOPE_BYTES} bytes)`,
@@ -161,14 +141,13 @@ export function decodeEnvelope(bytes: Uint8Array, options: DecodeOptions = {}): 
   if (version === 0)
     throw new FormatError(`${where}: format version must be in [1, ${FORMAT_VERSION}], got 0`);
   const kind = view.getUint8(5);
-  if (KIND_NAMES[kind] === undefined) {
-    throw new FormatError(
-      `${where}: unknown filter kind ${kind} (known: 1 standard, 2 partitioned, 3 counting, 4 scalable)`,
-    );
+  const record = kindById(kind);
+  if (record === undefined) {
+    throw new FormatError(`${where}: unknown filter kind ${kind} (known: ${knownKinds()})`);
   }
   if (options.expectedKind !== undefined && kind !== options.expectedKind) {
     throw new FormatError(
-      `${where}: these bytes hold a ${KIND_NAMES[kind]} filter (kind ${kind}), expected ${KIND_NAMES[options.expectedKind]} (kind ${options.expectedKind})`,
+      `${where}: these bytes hold a ${record.name} filter (kind ${kind}), expected ${kindById(options.expectedKind)?.name} (kind ${options.expectedKind})`,
     );
   }
   const hashAlgorithm = view.getUint8(6);
@@ -208,13 +187,23 @@ export function decodeEnvelope(bytes: Uint8Array, options: DecodeOptions = {}): 
   const payloadStart = paramsStart + paramsLength;
   return {
     version,
-    kind: kind as FilterKind,
+    kind,
     hashAlgorithm: hashAlgorithm as HashAlgorithm,
     seed,
     params: new DataView(bytes.buffer, bytes.byteOffset + paramsStart, paramsLength),
     payload: bytes.subarray(payloadStart, payloadStart + payloadLength),
     byteLength,
   };
+}
+
+/**
+ * The input as bytes: a Uint8Array as is, an ArrayBuffer (what `fetch` and `FileReader` give) as a view of it.
+ * Anything else is refused with a FormatError that says what was received.
+ */
+export function asBytes(input: unknown, where: string): Uint8Array {
+  if (input instanceof Uint8Array) return input;
+  if (input instanceof ArrayBuffer) return new Uint8Array(input);
+  throw new FormatError(`${where}: input must be a Uint8Array or an ArrayBuffer, got ${describe(input)}`);
 }
 
 /** Writes a non-negative safe integer as u64 little-endian. */

@@ -1,13 +1,29 @@
 /**
- * What a filter's storage provides so that the shared filter code can combine, copy and serialize it without
- * knowing whether it holds bits or counters. Implemented by BitArray and CounterArray.
+ * What a filter's store provides to the engine: bits (BitArray) or counters (CounterArray), addressed by slot
+ * index. The engine derives positions; the store only marks and reads slots, and copies, combines and
+ * serializes itself.
  */
-export interface FilterStorage<S> {
+export interface FilterStore<S> {
+  /** Number of slots (bits or counters): m. */
+  readonly size: number;
   /** Bytes of the serialized payload. */
   readonly byteLength: number;
-  /** In place: the storage of the union (bits: OR; counters: saturating sum). Same shape required. */
+  /** The counter width recorded in the params block: 0 for bits, else 4, 8 or 16. */
+  readonly counterBits: number;
+  /**
+   * For a bit store of one page (up to 2^32 bits): its bytes, bit i at bit (i & 7) of byte i >>> 3, which the
+   * engine's hot loop reads and writes directly. Undefined for counters and for paged bits.
+   */
+  readonly bitBytes: Uint8Array | undefined;
+  /** Marks slot `i` (sets the bit, increments the counter); non-zero when the slot was empty before. */
+  mark(i: number): number;
+  /** True when slot `i` is non-empty. */
+  get(i: number): boolean | number;
+  /** Number of non-empty slots. */
+  setCount(): number;
+  /** In place: the store of the union (bits: OR; counters: saturating sum). Same shape required. */
   unionWith(other: S): void;
-  /** In place: the storage of the intersection (bits: AND; counters: minimum). Same shape required. */
+  /** In place: the store of the intersection (bits: AND; counters: minimum). Same shape required. */
   intersectWith(other: S): void;
   clone(): S;
   clear(): void;

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from './errors.js';
-import { describe } from './key.js';
+import { describe, type Key } from './key.js';
 
 /**
  * Argument checks shared by every filter package. Each throws {@link InvalidArgumentError} with a message of the
@@ -52,32 +52,32 @@ function formatBound(n: number): string {
   return String(n);
 }
 
-/** An array whose every element is a key (string or Uint8Array); names the first bad index. */
-export function checkKeyArray(where: string, keys: unknown): void {
-  if (!Array.isArray(keys)) {
+/**
+ * The keys of an `addAll` or `hasMany` as a checked list: an array is copied (each element read once, so a getter
+ * cannot answer differently later), any other iterable is drained first; then every key is checked. A string, a
+ * non-iterable, or a key that is neither a string nor a Uint8Array is an InvalidArgumentError naming the index.
+ */
+export function keyList(where: string, keys: unknown): Key[] {
+  if (typeof keys === 'string') {
     throw new InvalidArgumentError(
-      `${where}: keys must be an array of strings or Uint8Arrays, got ${describe(keys)}`,
+      `${where}: keys must be an iterable of keys, got a string (pass [key] for one key)`,
     );
   }
-  for (let i = 0; i < keys.length; i++) {
-    const key: unknown = keys[i];
+  if (keys == null || typeof (keys as Iterable<unknown>)[Symbol.iterator] !== 'function') {
+    throw new InvalidArgumentError(
+      `${where}: keys must be an iterable of strings or Uint8Arrays, got ${describe(keys)}`,
+    );
+  }
+  const list: unknown[] = Array.isArray(keys)
+    ? Array.prototype.slice.call(keys)
+    : Array.from(keys as Iterable<unknown>);
+  for (let i = 0; i < list.length; i++) {
+    const key = list[i];
     if (typeof key !== 'string' && !(key instanceof Uint8Array)) {
       throw new InvalidArgumentError(
         `${where}: keys[${i}] must be a string or a Uint8Array, got ${describe(key)}`,
       );
     }
   }
-}
-
-/**
- * Keys for an `addAll`: an array is checked whole (so a bad key changes nothing); any other iterable is accepted
- * as is, and its keys are checked one by one as they are added.
- */
-export function checkKeyIterable(where: string, keys: unknown): void {
-  if (Array.isArray(keys)) checkKeyArray(where, keys);
-  else if (keys == null || typeof (keys as Iterable<unknown>)[Symbol.iterator] !== 'function') {
-    throw new InvalidArgumentError(
-      `${where}: keys must be an iterable of strings or Uint8Arrays, got ${describe(keys)}`,
-    );
-  }
+  return list as Key[];
 }

@@ -6,7 +6,7 @@ import { InvalidArgumentError } from '../src/errors.js';
 /** A model: the set of indexes that are 1. */
 function fromIndexes(size: number, indexes: readonly number[], pageBytes?: number): BitArray {
   const bits = new BitArray(size, pageBytes === undefined ? {} : { pageBytes });
-  for (const i of indexes) bits.testAndSet(i);
+  for (const i of indexes) bits.mark(i);
   return bits;
 }
 
@@ -31,7 +31,7 @@ describe('BitArray', () => {
         const bits = new BitArray(size, { pageBytes: page });
         const model = new Set<number>();
         for (const i of indexes) {
-          expect(bits.testAndSet(i)).toBe(!model.has(i));
+          expect(bits.mark(i) !== 0).toBe(!model.has(i));
           model.add(i);
         }
         for (let i = 0; i < size; i++) expect(bits.get(i)).toBe(model.has(i));
@@ -46,7 +46,7 @@ describe('BitArray', () => {
     const bits = new BitArray(8 * 20 + 3, { pageBytes: 8 });
     expect(bits.pages.map((p) => p.length)).toEqual([8, 8, 5]);
     // The first and last bit of each page boundary.
-    for (const i of [63, 64, 127, 128, 163]) expect(bits.testAndSet(i)).toBe(true);
+    for (const i of [63, 64, 127, 128, 163]) expect(bits.mark(i)).not.toBe(0);
     expect(bits.pages[0]![7]).toBe(0x80);
     expect(bits.pages[1]![0]).toBe(0x01);
     expect(bits.pages[1]![7]).toBe(0x80);
@@ -101,24 +101,26 @@ describe('BitArray', () => {
     );
   });
 
-  it('setAll reports a change when any bit was 0; hasAll needs every bit', () => {
+  it('mark reports (as a non-zero number) that a bit was 0, and sets it; get reads it', () => {
     const bits = new BitArray(100);
-    const positions = Float64Array.from([3, 50, 99]);
-    expect(bits.hasAll(positions, 3)).toBe(false);
-    expect(bits.setAll(positions, 3)).toBe(true);
-    expect(bits.setAll(positions, 3)).toBe(false);
-    expect(bits.hasAll(positions, 3)).toBe(true);
-    expect(bits.hasAll(Float64Array.from([3, 4]), 2)).toBe(false);
-    expect(bits.hasAll(Float64Array.from([7, 7, 3, 50]), 2, 2)).toBe(true);
+    expect(bits.get(5)).toBe(false);
+    expect(bits.mark(5)).not.toBe(0);
+    expect(bits.mark(5)).toBe(0);
+    expect(bits.get(5)).toBe(true);
+    expect(bits.setCount()).toBe(1);
+    expect(bits.counterBits).toBe(0);
+    expect(bits.bitBytes).toBe(bits.pages[0]);
+    expect(new BitArray(64, { pageBytes: 8 }).bitBytes).toBeDefined();
+    expect(new BitArray(65, { pageBytes: 8 }).bitBytes).toBeUndefined();
   });
 
   it('wraps caller bytes in place with copy: false, and copies by default', () => {
     const bytes = new Uint8Array(4);
     const inPlace = new BitArray(32, { bytes, copy: false });
-    inPlace.testAndSet(9);
+    inPlace.mark(9);
     expect(bytes[1]).toBe(0b10);
     const copied = new BitArray(32, { bytes });
-    copied.testAndSet(0);
+    copied.mark(0);
     expect(bytes[0]).toBe(0);
     expect(copied.get(9)).toBe(true);
   });
@@ -132,7 +134,7 @@ describe('BitArray', () => {
   it('clone is independent; clear zeroes everything', () => {
     const a = fromIndexes(64, [1, 2, 3], 8);
     const b = a.clone();
-    b.testAndSet(10);
+    b.mark(10);
     expect(a.get(10)).toBe(false);
     expect(b.pages.length).toBe(1);
     a.clear();
@@ -149,7 +151,7 @@ describe('BitArray', () => {
   it('indexes exactly above 2^32 bits with small pages standing in for 512 MiB ones', () => {
     // Same arithmetic as a 2^33-bit array: page = ⌊i / pageBits⌋ in doubles, offset below the page size.
     const bits = new BitArray(8 * 64 * 5, { pageBytes: 64 });
-    for (const i of [0, 511, 512, 1535, 1536, 2559]) bits.testAndSet(i);
+    for (const i of [0, 511, 512, 1535, 1536, 2559]) bits.mark(i);
     expect(bits.popcount()).toBe(6);
     for (const i of [0, 511, 512, 1535, 1536, 2559]) expect(bits.get(i)).toBe(true);
     expect(bits.get(513)).toBe(false);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../src/errors.js';
-import { DEFAULT_SEED, resolveSeed } from '../src/filter.js';
+import { DEFAULT_SEED, readDeserializeOptions, readFlag, readOptions, resolveSeed } from '../src/filter.js';
 
 describe('resolveSeed', () => {
   it('defaults to the documented constant and keeps explicit seeds', () => {
@@ -22,5 +22,26 @@ describe('resolveSeed', () => {
     expect(() => resolveSeed('F.create', -1)).toThrow(
       "F.create: seed must be an integer in [0, 2^32 - 1] or 'random'",
     );
+  });
+});
+
+describe('options', () => {
+  it('refuses null, strings and arrays where an options object belongs', () => {
+    expect(readOptions('F.create', undefined)).toEqual({});
+    for (const bad of [null, 'random', [1], 5]) {
+      expect(() => readOptions('F.create', bad as never)).toThrow(/F.create: options must be an object/);
+    }
+  });
+
+  it('takes only true or false for a flag, so { verifyChecksum: 0 } cannot turn the checksum off', () => {
+    expect(readFlag('F', 'options.copy', undefined, true)).toBe(true);
+    expect(readFlag('F', 'options.copy', false, true)).toBe(false);
+    for (const bad of [0, '', 'false', null]) {
+      expect(() => readFlag('F', 'options.verifyChecksum', bad, true)).toThrow(
+        /F: options.verifyChecksum must be true or false/,
+      );
+    }
+    expect(readDeserializeOptions('F', { copy: false })).toEqual({ copy: false, verifyChecksum: true });
+    expect(() => readDeserializeOptions('F', { verifyChecksum: 0 as never })).toThrow(InvalidArgumentError);
   });
 });

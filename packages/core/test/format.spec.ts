@@ -4,11 +4,11 @@ import { FormatError, UnsupportedVersionError } from '../src/errors.js';
 import {
   decodeEnvelope,
   encodeEnvelope,
-  FilterKind,
   HEADER_BYTES,
   MIN_ENVELOPE_BYTES,
   setUint64,
 } from '../src/format.js';
+import { FilterKind } from '../src/kinds.js';
 
 /** A bitwise CRC-32C: the test's own oracle for the checksum bytes (not used by the library). */
 function crc32cBitwise(bytes: Uint8Array): number {

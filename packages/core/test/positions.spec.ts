@@ -2,7 +2,7 @@ import { CHI2_63_P999, chiSquare } from '@bloomkit/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { murmur3x86_128Into } from '../src/murmur3.js';
-import { derivePartitionedPositions, derivePositions, MAX_BITS } from '../src/positions.js';
+import { derivePositions, MAX_BITS } from '../src/positions.js';
 
 /** fmix32 in BigInt arithmetic: the test's own rendering of MurmurHash3's finalizer. */
 function fmix32(value: number): bigint {
@@ -15,17 +15,39 @@ function fmix32(value: number): bigint {
   return h ^ (h >> 16n);
 }
 
+/** x rounded to the nearest binary64 significand (53 bits, ties to even), as BigInt: IEEE 754's product rounding. */
+function roundToDouble(x: bigint): bigint {
+  const length = x.toString(2).length;
+  if (length <= 53) return x;
+  const shift = BigInt(length - 53);
+  let q = x >> shift;
+  const rest = x - (q << shift);
+  const half = 1n << (shift - 1n);
+  if (rest > half || (rest === half && (q & 1n) === 1n)) q += 1n;
+  return q << shift;
+}
+
 /**
- * The closed form of the scheme, in BigInt (docs/FORMAT.md § 5): offset_i = ⌊p(i) · M / 2^64⌋ with
- * p(i) = a + b·i + c·i² + d·i³ (mod 2^64). Independent of the forward-difference double-precision code under test.
+ * The closed form of the scheme, in BigInt (docs/FORMAT.md § 5), independent of the forward-difference
+ * double-precision code under test. Narrow (M ≤ 2^32): p(i) = h1 + h2·i + h3·i² + h4·i³ (mod 2^32) and
+ * offset_i = ⌊round53(p(i)·M) / 2^32⌋ — the binary64 product p(i) × (M·2^-32) then a floor. Wide: the 64-bit cubic
+ * with fmix32-derived c and d, offset_i = ⌊p(i)·M / 2^64⌋ exactly.
  */
 function referenceOffsets(hash: readonly number[], M: number, k: number): number[] {
-  const [h1, h2, h3, h4] = hash as [number, number, number, number];
-  const a = (BigInt(h1) << 32n) | BigInt(h2);
-  const b = (BigInt(h3) << 32n) | BigInt(h4);
-  const c = (fmix32(h1 ^ h4) << 32n) | fmix32(h2 ^ h3);
-  const d = (fmix32(h1 ^ h3 ^ 0x9e3779b9) << 32n) | fmix32(h2 ^ h4 ^ 0x9e3779b9);
+  const [h1, h2, h3, h4] = hash.map((w) => BigInt(w >>> 0)) as [bigint, bigint, bigint, bigint];
   const out: number[] = [];
+  if (M <= 2 ** 32) {
+    for (let i = 0n; i < BigInt(k); i++) {
+      const p = (h1 + h2 * i + h3 * i * i + h4 * i * i * i) % 2n ** 32n;
+      out.push(Number(roundToDouble(p * BigInt(M)) >> 32n));
+    }
+    return out;
+  }
+  const a = (h1 << 32n) | h2;
+  const b = (h3 << 32n) | h4;
+  const w = hash.map((x) => x >>> 0) as [number, number, number, number];
+  const c = (fmix32(w[0] ^ w[3]) << 32n) | fmix32(w[1] ^ w[2]);
+  const d = (fmix32(w[0] ^ w[2] ^ 0x9e3779b9) << 32n) | fmix32(w[1] ^ w[3] ^ 0x9e3779b9);
   for (let i = 0n; i < BigInt(k); i++) {
     const p = (a + b * i + c * i * i + d * i * i * i) % 2n ** 64n;
     out.push(Number((p * BigInt(M)) >> 64n));
@@ -34,10 +56,33 @@ function referenceOffsets(hash: readonly number[], M: number, k: number): number
 }
 const referencePositions = referenceOffsets;
 
+/** Standard geometry (range m, stride 0) and partitioned geometry (range s, stride s). */
+const standard = (m: number) => ({ range: m, stride: 0 });
+const sliced = (s: number) => ({ range: s, stride: s });
+function derivePartitionedPositions(hash: Uint32Array, s: number, k: number, out: Float64Array): void {
+  derivePositions(hash, sliced(s), k, out);
+}
+
 const word = fc.integer({ min: 0, max: 0xffffffff });
 const hashArb = fc.tuple(word, word, word, word);
 
 describe('derivePositions', () => {
+  it("narrow offsets are Lemire's exact ⌊p·M/2^32⌋ or one more, never M or above (20,000 cases)", () => {
+    let differ = 0;
+    fc.assert(
+      fc.property(word, fc.integer({ min: 1, max: 2 ** 32 }), (u, m) => {
+        const out = new Float64Array(1);
+        derivePositions(Uint32Array.from([u, 0, 0, 0]), standard(m), 1, out);
+        const exact = Number((BigInt(u) * BigInt(m)) >> 32n);
+        expect(out[0] === exact || out[0] === exact + 1).toBe(true);
+        expect(out[0]).toBeLessThan(m);
+        if (out[0] !== exact) differ++;
+      }),
+      { numRuns: 20_000 },
+    );
+    expect(differ).toBeLessThan(10);
+  });
+
   it('equals the BigInt closed form exactly, for m from 1 to 2^48 (5,000 cases)', () => {
     const sizes = fc.oneof(
       fc.integer({ min: 1, max: 1000 }),
@@ -48,7 +93,7 @@ describe('derivePositions', () => {
     fc.assert(
       fc.property(hashArb, sizes, fc.integer({ min: 1, max: 64 }), (hash, m, k) => {
         const out = new Float64Array(k);
-        derivePositions(Uint32Array.from(hash), m, k, out);
+        derivePositions(Uint32Array.from(hash), standard(m), k, out);
         expect(Array.from(out)).toEqual(referencePositions(hash, m, k));
       }),
       { numRuns: 5_000 },
@@ -58,14 +103,14 @@ describe('derivePositions', () => {
   it('keeps full precision at the extremes: all-ones hash, m = 2^48', () => {
     const hash = [0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff];
     const out = new Float64Array(8);
-    derivePositions(Uint32Array.from(hash), MAX_BITS, 8, out);
+    derivePositions(Uint32Array.from(hash), standard(MAX_BITS), 8, out);
     expect(out[0]).toBe(MAX_BITS - 1);
     expect(Array.from(out)).toEqual(referencePositions(hash, MAX_BITS, 8));
   });
 
   it('writes at an offset without touching the rest of the buffer', () => {
     const out = new Float64Array(10).fill(-1);
-    derivePositions(Uint32Array.from([1, 2, 3, 4]), 1000, 3, out, 5);
+    derivePositions(Uint32Array.from([1, 2, 3, 4]), standard(1000), 3, out, 5);
     expect(Array.from(out.subarray(0, 5))).toEqual([-1, -1, -1, -1, -1]);
     expect(Array.from(out.subarray(5, 8))).toEqual(referencePositions([1, 2, 3, 4], 1000, 3));
     expect(Array.from(out.subarray(8))).toEqual([-1, -1]);
@@ -83,7 +128,7 @@ describe('derivePositions', () => {
       let outOfRange = 0;
       for (let i = 0; i < 200_000 / k; i++) {
         murmur3x86_128Into(`key-${i}`, 0, hash);
-        derivePositions(hash, m, k, out);
+        derivePositions(hash, standard(m), k, out);
         for (const p of out) {
           if (!(Number.isInteger(p) && p >= 0 && p < m)) outOfRange++;
           buckets[Math.floor((p * 64) / m)]!++;
@@ -104,7 +149,7 @@ describe('derivePositions', () => {
     const out = new Float64Array(3);
     for (let i = 0; i < 13_000; i++) {
       murmur3x86_128Into(`small-${i}`, 9, hash);
-      derivePositions(hash, m, 3, out);
+      derivePositions(hash, standard(m), 3, out);
       for (const p of out) counts[p]!++;
     }
     // chi-square with 12 degrees of freedom, upper 0.1% point 32.909
@@ -128,7 +173,7 @@ describe('derivePositions', () => {
 
   it('works for m = 1 (every position is 0)', () => {
     const out = new Float64Array(5);
-    derivePositions(Uint32Array.from([5, 6, 7, 8]), 1, 5, out);
+    derivePositions(Uint32Array.from([5, 6, 7, 8]), standard(1), 5, out);
     expect(Array.from(out)).toEqual([0, 0, 0, 0, 0]);
   });
 });

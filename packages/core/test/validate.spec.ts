@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../src/errors.js';
-import { checkInteger, checkOneOf, checkOpenInterval } from '../src/validate.js';
+import { checkInteger, checkOneOf, checkOpenInterval, keyList } from '../src/validate.js';
 
 describe('validate', () => {
   it('checkInteger accepts integers in range and names range and value otherwise', () => {
@@ -23,5 +23,19 @@ describe('validate', () => {
   it('checkOneOf lists the allowed values', () => {
     expect(checkOneOf('F', 'growth', 2, [2, 4])).toBe(2);
     expect(() => checkOneOf('F', 'growth', 3, [2, 4])).toThrow('F: growth must be one of 2, 4, got number 3');
+  });
+});
+
+describe('keyList', () => {
+  it('copies an array, drains any other iterable, and names the first bad key', () => {
+    const array = ['a', new Uint8Array([1])];
+    const list = keyList('T', array);
+    expect(list).toEqual(array);
+    expect(list).not.toBe(array);
+    expect(keyList('T', new Set(['x', 'y']))).toEqual(['x', 'y']);
+    expect(() => keyList('T', ['a', 1])).toThrow('T: keys[1] must be a string or a Uint8Array, got number 1');
+    expect(() => keyList('T', 'ab')).toThrow(/got a string/);
+    expect(() => keyList('T', 5)).toThrow(/must be an iterable/);
+    expect(() => keyList('T', [, 'b'])).toThrow(/keys\[0\]/);
   });
 });

@@ -1,27 +1,31 @@
 import {
+  type DeserializeOptions,
+  derivePositions,
+  FilterKind,
+  InvalidArgumentError,
+  type Key,
+  type SeedOption,
+} from '@bloomkit/core';
+import {
+  BloomEngine,
   COUNTER_BITS,
   CounterArray,
   type CounterBits,
   checkOneOf,
-  type DeserializeOptions,
-  estimateCount,
-  FilterKind,
-  type FilterKindInfo,
+  decodeSingleFilter,
   type FilterShapeOptions,
   type FilterState,
-  FormatError,
-  HashedFilter,
-  InvalidArgumentError,
-  type Key,
+  hashInto,
+  kindById,
   planShape,
-  readFilterEnvelope,
+  readOptions,
   resolveShape,
-  type SeedOption,
-} from '@bloomkit/core';
+  resolveState,
+} from '@bloomkit/core/internal';
 import type { StandardBloomFilter } from '@bloomkit/standard';
 import { toStandardFilter } from './to-standard.js';
 
-const INFO: FilterKindInfo = { kind: FilterKind.Counting, name: 'CountingBloomFilter', layout: 'standard' };
+const KIND = kindById(FilterKind.Counting)!;
 
 /** Counter width used when none is given: 4 bits, enough for distinct keys (see the class comment). */
 export const DEFAULT_COUNTER_BITS: CounterBits = 4;
@@ -58,45 +62,50 @@ export interface CountingShapeOptions extends FilterShapeOptions {
  *
  * Memory: `counterBits` times a standard filter's. Serialized form: kind 3 of docs/FORMAT.md.
  */
-export class CountingBloomFilter extends HashedFilter<CountingBloomFilter, CounterArray> {
+export class CountingBloomFilter extends BloomEngine<CounterArray> {
   /** Bits per counter. */
   readonly counterBits: CounterBits;
-  private readonly deleteWhere = 'CountingBloomFilter.delete';
+  /** Scratch for delete and countOf: the key's hash and its k positions. */
+  private readonly scratchHash = new Int32Array(4);
+  private readonly scratchPositions: Float64Array;
 
   /**
    * An empty filter with m = `bits` counters of `counterBits` bits and k = `hashes`. `state` (advanced) supplies
    * existing counters, as `deserialize` and `union` do.
    */
-  constructor(options: CountingShapeOptions, state: FilterState<CounterArray> = {}) {
-    const shape = resolveShape(INFO, options);
+  constructor(options: CountingShapeOptions, state?: FilterState<CounterArray>) {
+    const shape = resolveShape(KIND, options);
     const width = checkOneOf<CounterBits>(
-      `new ${INFO.name}`,
+      `new ${KIND.className}`,
       'counterBits',
       options.counterBits ?? DEFAULT_COUNTER_BITS,
       COUNTER_BITS,
     );
-    const storage = state.storage ?? new CounterArray(shape.bits, width);
-    if (storage.size !== shape.bits || storage.width !== width) {
+    const resolved = resolveState(KIND, state);
+    const storage = resolved.storage ?? new CounterArray(shape.bits, width);
+    if (storage.width !== width) {
       throw new InvalidArgumentError(
-        `new ${INFO.name}: state.storage must hold exactly ${shape.bits} counters of ${width} bits, got ${storage.size} of ${storage.width}`,
+        `new ${KIND.className}: state.storage must hold ${width}-bit counters, got ${storage.width}-bit`,
       );
     }
-    super(INFO, shape, storage, state);
+    super(KIND, shape, storage, resolved);
     this.counterBits = width;
+    this.scratchPositions = new Float64Array(shape.hashes);
   }
 
   /**
    * A filter for `capacity` keys present at once, whose predicted false-positive rate at capacity is at most `fpr`
    * (the same m and k as `StandardBloomFilter.create`).
    */
-  static create(capacity: number, fpr: number, options: CountingCreateOptions = {}): CountingBloomFilter {
+  static create(capacity: number, fpr: number, options?: CountingCreateOptions): CountingBloomFilter {
+    const o = readOptions(`${KIND.className}.create`, options);
     const counterBits = checkOneOf<CounterBits>(
-      `${INFO.name}.create`,
+      `${KIND.className}.create`,
       'counterBits',
-      options.counterBits ?? DEFAULT_COUNTER_BITS,
+      o.counterBits ?? DEFAULT_COUNTER_BITS,
       COUNTER_BITS,
     );
-    const plan = planShape(INFO, capacity, fpr, options);
+    const plan = planShape(KIND, capacity, fpr, o);
     return new CountingBloomFilter({ ...plan, counterBits }, { capacity: plan.capacity, fpr: plan.fpr });
   }
 
@@ -104,26 +113,9 @@ export class CountingBloomFilter extends HashedFilter<CountingBloomFilter, Count
    * Reads a filter written by {@link serialize}: checks the envelope, a counter width of 4, 8 or 16, a payload of
    * exactly ⌈m·w/8⌉ bytes and a zero unused nibble. With `copy: false` it works on `bytes` in place.
    */
-  static deserialize(bytes: Uint8Array, options: DeserializeOptions = {}): CountingBloomFilter {
-    const where = `${INFO.name}.deserialize`;
-    const { seed, params, payload } = readFilterEnvelope(INFO, bytes, options);
-    const width = params.counterBits;
-    if (width !== 4 && width !== 8 && width !== 16) {
-      throw new FormatError(`${where}: counter width must be 4, 8 or 16, got ${width}`);
-    }
-    const expected = Math.ceil((params.bits * width) / 8);
-    if (payload.length !== expected) {
-      throw new FormatError(
-        `${where}: payload must be ${expected} bytes for ${params.bits} counters of ${width} bits, got ${payload.length}`,
-      );
-    }
-    const storage = new CounterArray(params.bits, width, { bytes: payload, copy: options.copy ?? true });
-    if (storage.hasPaddingBits())
-      throw new FormatError(`${where}: the unused nibble after the last counter is set`);
-    return new CountingBloomFilter(
-      { bits: params.bits, hashes: params.hashes, seed, counterBits: width },
-      { storage, count: params.count, capacity: params.capacity, fpr: params.fpr },
-    );
+  static deserialize(bytes: Uint8Array | ArrayBuffer, options?: DeserializeOptions): CountingBloomFilter {
+    const { shape, state } = decodeSingleFilter<CounterArray>(KIND, bytes, options);
+    return new CountingBloomFilter({ ...shape, counterBits: shape.counterBits as CounterBits }, state);
   }
 
   /**
@@ -132,9 +124,9 @@ export class CountingBloomFilter extends HashedFilter<CountingBloomFilter, Count
    * `count` drops by one when a counter reaches zero, that is when the key has left the filter.
    */
   delete(key: Key): boolean {
-    const positions = this.locator.locate(key, this.deleteWhere);
+    const positions = this.locate(key, 'CountingBloomFilter.delete');
     const k = this.hashes;
-    const counters = this.storage;
+    const counters = this.store;
     // Check first, change after: a position may repeat among the k, and each repeat takes one more decrement.
     for (let j = 0; j < k; j++) {
       const value = counters.get(positions[j]!);
@@ -156,11 +148,11 @@ export class CountingBloomFilter extends HashedFilter<CountingBloomFilter, Count
    * smallest counter is saturated, the bound is unknown and the result is Infinity.
    */
   countOf(key: Key): number {
-    const positions = this.locator.locate(key, 'CountingBloomFilter.countOf');
+    const positions = this.locate(key, 'CountingBloomFilter.countOf');
     let smallest = Number.POSITIVE_INFINITY;
     for (let j = 0; j < this.hashes; j++) {
-      const value = this.storage.get(positions[j]!);
-      if (value === this.storage.max) continue;
+      const value = this.store.get(positions[j]!);
+      if (value === this.store.max) continue;
       smallest = Math.min(smallest, Math.floor(value / multiplicity(positions, this.hashes, j)));
     }
     return smallest;
@@ -168,7 +160,7 @@ export class CountingBloomFilter extends HashedFilter<CountingBloomFilter, Count
 
   /** Number of counters stuck at their maximum (2^counterBits − 1). */
   saturatedCount(): number {
-    return this.storage.saturatedCount();
+    return this.store.saturatedCount();
   }
 
   /**
@@ -177,54 +169,18 @@ export class CountingBloomFilter extends HashedFilter<CountingBloomFilter, Count
    * service ships to its readers.
    */
   toStandard(): StandardBloomFilter {
-    return toStandardFilter(this.storage, this.shape(), {
+    return toStandardFilter(this.store, this, {
       count: this.counted,
       capacity: this.capacity,
       fpr: this.fpr,
     });
   }
 
-  protected insert(positions: Float64Array, offset: number): boolean {
-    let fresh = false;
-    const counters = this.storage;
-    for (let j = offset; j < offset + this.hashes; j++) {
-      if (counters.increment(positions[j]!) === 1) fresh = true;
-    }
-    return fresh;
-  }
-
-  protected probe(positions: Float64Array, offset: number): boolean {
-    const counters = this.storage;
-    for (let j = offset; j < offset + this.hashes; j++) {
-      if (counters.get(positions[j]!) === 0) return false;
-    }
-    return true;
-  }
-
-  protected spawn(storage: CounterArray, count: number): CountingBloomFilter {
-    return new CountingBloomFilter(
-      { ...this.shape(), counterBits: this.counterBits },
-      { storage, count, capacity: this.capacity, fpr: this.fpr },
-    );
-  }
-
-  protected counterWidth(): number {
-    return this.counterBits;
-  }
-
-  /** Fraction of counters that are non-zero. */
-  fillRatio(): number {
-    return this.storage.nonZeroCount() / this.bits;
-  }
-
-  /** Distinct keys present, estimated from the non-zero counters (as for the standard filter). */
-  estimatedCount(): number {
-    return estimateCount(this.storage.nonZeroCount(), this.bits, this.hashes);
-  }
-
-  /** (non-zero fraction)^k: the rate now. */
-  expectedFpr(): number {
-    return this.fillRatio() ** this.hashes;
+  /** The key's k counter positions (the same ones `add` increments), in a buffer reused by every call. */
+  private locate(key: Key, where: string): Float64Array {
+    hashInto(key, this.seed, this.scratchHash, where);
+    derivePositions(this.scratchHash, this.geometry, this.hashes, this.scratchPositions);
+    return this.scratchPositions;
   }
 }
 

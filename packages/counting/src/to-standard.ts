@@ -1,4 +1,4 @@
-import { BitArray, type CounterArray, type FilterState, type ResolvedShape } from '@bloomkit/core';
+import { BitArray, type CounterArray, type FilterState, type ResolvedShape } from '@bloomkit/core/internal';
 import { StandardBloomFilter } from '@bloomkit/standard';
 
 /** A standard filter whose bit i is set where counter i is non-zero (same m, k, seed, hence the same answers). */
@@ -8,6 +8,6 @@ export function toStandardFilter(
   state: Omit<FilterState<BitArray>, 'storage'>,
 ): StandardBloomFilter {
   const bits = new BitArray(counters.size);
-  for (let i = 0; i < counters.size; i++) if (counters.get(i) !== 0) bits.testAndSet(i);
+  for (let i = 0; i < counters.size; i++) if (counters.get(i) !== 0) bits.mark(i);
   return new StandardBloomFilter(shape, { ...state, storage: bits });
 }

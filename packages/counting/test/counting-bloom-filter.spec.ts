@@ -1,10 +1,10 @@
 import {
-  CounterArray,
   FormatError,
   falsePositiveRate,
   IncompatibleFiltersError,
   InvalidArgumentError,
 } from '@bloomkit/core';
+import { CounterArray } from '@bloomkit/core/internal';
 import { StandardBloomFilter } from '@bloomkit/standard';
 import { countHits, fprUpperBoundCount, urlKeys } from '@bloomkit/testkit';
 import { describe, expect, it } from 'vitest';
@@ -80,7 +80,7 @@ describe('CountingBloomFilter', () => {
           { bits: 10, hashes: 2, counterBits: 8 },
           { storage: new CounterArray(10, 4) },
         ),
-    ).toThrow('new CountingBloomFilter: state.storage must hold exactly 10 counters of 8 bits, got 10 of 4');
+    ).toThrow('new CountingBloomFilter: state.storage must hold 8-bit counters, got 4-bit');
     expect(
       () => new CountingBloomFilter({ bits: 10, hashes: 2 }, { storage: new CounterArray(9, 4) }),
     ).toThrow(InvalidArgumentError);

@@ -24,13 +24,15 @@ describe('golden file counting-v1.blmk', () => {
       filter.counterBits,
       filter.count,
       filter.capacity,
-    ]).toEqual([1920, 7, 42, 4, 130, 200]);
+    ]).toEqual([1920, 7, 42, 4, 129, 200]);
     const keys = goldenKeys();
     for (const key of [...keys.slice(0, 100), ...keys.slice(110)]) expect(filter.has(key)).toBe(true);
     expect(filter.countOf(keys[0]!)).toBe(2);
     expect(filter.countOf(keys[50]!)).toBe(1);
     expect(filter.has(keys[105]!)).toBe(false);
-    expect(goldenAbsentKeys().flatMap((key, i) => (filter.has(key) ? [i] : []))).toEqual([5, 791, 972]);
+    expect(goldenAbsentKeys().flatMap((key, i) => (filter.has(key) ? [i] : []))).toEqual([
+      244, 906, 999, 1260,
+    ]);
   });
 
   it('is what the same filter serializes to today, byte for byte', () => {

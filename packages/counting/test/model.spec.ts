@@ -1,4 +1,4 @@
-import type { CounterBits } from '@bloomkit/core';
+import type { CounterBits } from '@bloomkit/core/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CountingBloomFilter } from '../src/index.js';

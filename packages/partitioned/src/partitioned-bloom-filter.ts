@@ -1,27 +1,21 @@
+import { type DeserializeOptions, FilterKind, type SeedOption } from '@bloomkit/core';
 import {
-  type BitArray,
-  BitFilter,
-  type DeserializeOptions,
-  FilterKind,
-  type FilterKindInfo,
+  BitArray,
+  BloomEngine,
+  decodeSingleFilter,
   type FilterShapeOptions,
   type FilterState,
+  kindById,
   planShape,
-  readBitFilter,
   resolveShape,
-  type SeedOption,
-} from '@bloomkit/core';
+  resolveState,
+} from '@bloomkit/core/internal';
 
-const INFO: FilterKindInfo = {
-  kind: FilterKind.Partitioned,
-  name: 'PartitionedBloomFilter',
-  layout: 'partitioned',
-};
+const KIND = kindById(FilterKind.Partitioned)!;
 
 /**
- * A partitioned Bloom filter (Almeida et al., "Scalable Bloom Filters", IPL 2007, §3; the layout of the Go filter
- * in bloomkit's origins): m bits split into k slices of s = m/k bits; hash i sets one bit in slice i only, so no
- * two of a key's positions can collide.
+ * A partitioned Bloom filter (Almeida et al., "Scalable Bloom Filters", IPL 2007, §3): m bits split into k slices
+ * of s = m/k bits; position i lies in slice i only, so no two of a key's positions can collide.
  *
  * Contract: `has` never answers false for an added key; it answers true for a key never added with probability
  * p = (1 − (1 − 1/s)^n)^k after n adds, a little above the standard layout's rate for the same m. `create(n, p)`
@@ -31,13 +25,15 @@ const INFO: FilterKindInfo = {
  * relies on to know when a sub-filter is full. Limits: m up to 2^48 bits, paged above 2^32. Serialized form:
  * kind 2 of docs/FORMAT.md.
  */
-export class PartitionedBloomFilter extends BitFilter<PartitionedBloomFilter> {
+export class PartitionedBloomFilter extends BloomEngine<BitArray> {
   /**
    * An empty filter with m = `bits` and k = `hashes`. For sizing from a capacity and rate use {@link create}.
    * `state` (advanced) supplies existing storage and counters, as `deserialize` and `union` do.
    */
-  constructor(options: FilterShapeOptions, state: FilterState<BitArray> = {}) {
-    super(INFO, resolveShape(INFO, options), state);
+  constructor(options: FilterShapeOptions, state?: FilterState<BitArray>) {
+    const shape = resolveShape(KIND, options);
+    const resolved = resolveState(KIND, state);
+    super(KIND, shape, resolved.storage ?? new BitArray(shape.bits), resolved);
   }
 
   /**
@@ -45,8 +41,8 @@ export class PartitionedBloomFilter extends BitFilter<PartitionedBloomFilter> {
    * @param capacity expected number of distinct keys, an integer ≥ 1.
    * @param fpr target false-positive rate, in (0, 1).
    */
-  static create(capacity: number, fpr: number, options: SeedOption = {}): PartitionedBloomFilter {
-    const plan = planShape(INFO, capacity, fpr, options);
+  static create(capacity: number, fpr: number, options?: SeedOption): PartitionedBloomFilter {
+    const plan = planShape(KIND, capacity, fpr, options);
     return new PartitionedBloomFilter(plan, { capacity: plan.capacity, fpr: plan.fpr });
   }
 
@@ -54,17 +50,8 @@ export class PartitionedBloomFilter extends BitFilter<PartitionedBloomFilter> {
    * Reads a filter written by {@link serialize}. Bytes of another kind, corrupt or truncated bytes get a
    * FormatError. With `copy: false` the filter works on `bytes` in place.
    */
-  static deserialize(bytes: Uint8Array, options: DeserializeOptions = {}): PartitionedBloomFilter {
-    const { shape, state } = readBitFilter(INFO, bytes, options);
+  static deserialize(bytes: Uint8Array | ArrayBuffer, options?: DeserializeOptions): PartitionedBloomFilter {
+    const { shape, state } = decodeSingleFilter<BitArray>(KIND, bytes, options);
     return new PartitionedBloomFilter(shape, state);
-  }
-
-  protected spawn(storage: BitArray, count: number): PartitionedBloomFilter {
-    return new PartitionedBloomFilter(this.shape(), {
-      storage,
-      count,
-      capacity: this.capacity,
-      fpr: this.fpr,
-    });
   }
 }

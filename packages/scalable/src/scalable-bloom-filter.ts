@@ -1,30 +1,33 @@
 import {
-  assertKey,
   BloomError,
   type BloomFilter,
-  checkKeyArray,
-  checkKeyIterable,
   type DeserializeOptions,
-  decodeEnvelope,
-  encodeEnvelope,
   FilterKind,
   FormatError,
   IncompatibleFiltersError,
   type Key,
-  MIN_ENVELOPE_BYTES,
-  murmur3x86_128Into,
-  resolveSeed,
   type SeedOption,
 } from '@bloomkit/core';
+import {
+  decodeEnvelope,
+  encodeEnvelope,
+  hashInto,
+  keyList,
+  MIN_ENVELOPE_BYTES,
+  readDeserializeOptions,
+  readOptions,
+  resolveSeed,
+} from '@bloomkit/core/internal';
 import { PartitionedBloomFilter } from '@bloomkit/partitioned';
 import { decodeScalableParams, encodeScalableParams } from './scalable-params.js';
 import {
+  checkGrowth,
   checkSchedule,
   DEFAULT_GROWTH,
   DEFAULT_TIGHTENING,
   type Schedule,
   subCapacity,
-  subFpr,
+  subFprs,
 } from './schedule.js';
 
 const NAME = 'ScalableBloomFilter';
@@ -56,7 +59,7 @@ export interface ScalableOptions extends SeedOption {
  * only when it is absent. So `count` is the number of distinct keys, and `add` is the test-and-add of stream
  * deduplication. Serialized form: kind 4 of docs/FORMAT.md, the sub-filters as nested envelopes.
  */
-export class ScalableBloomFilter implements BloomFilter<ScalableBloomFilter> {
+export class ScalableBloomFilter implements BloomFilter {
   readonly initialCapacity: number;
   /** The target false-positive rate P of the whole filter. */
   readonly fpr: number;
@@ -65,7 +68,7 @@ export class ScalableBloomFilter implements BloomFilter<ScalableBloomFilter> {
   readonly seed: number;
   private readonly filters: PartitionedBloomFilter[];
   private counted: number;
-  private readonly hash = new Uint32Array(4);
+  private readonly hash = new Int32Array(4);
 
   private constructor(schedule: Schedule, seed: number, filters: PartitionedBloomFilter[], count: number) {
     this.initialCapacity = schedule.initialCapacity;
@@ -81,16 +84,17 @@ export class ScalableBloomFilter implements BloomFilter<ScalableBloomFilter> {
    * An empty filter whose first sub-filter holds `initialCapacity` keys and whose total false-positive rate
    * stays at most `fpr` as it grows.
    */
-  static create(initialCapacity: number, fpr: number, options: ScalableOptions = {}): ScalableBloomFilter {
+  static create(initialCapacity: number, fpr: number, options?: ScalableOptions): ScalableBloomFilter {
     const where = `${NAME}.create`;
+    const o = readOptions(where, options);
     const schedule = checkSchedule(where, {
       initialCapacity,
       fpr,
-      growth: options.growth ?? DEFAULT_GROWTH,
-      tightening: options.tightening ?? DEFAULT_TIGHTENING,
+      growth: o.growth ?? DEFAULT_GROWTH,
+      tightening: o.tightening ?? DEFAULT_TIGHTENING,
     } as Schedule);
-    const seed = resolveSeed(where, options.seed);
-    const first = PartitionedBloomFilter.create(subCapacity(schedule, 0), subFpr(schedule, 0), { seed });
+    const seed = resolveSeed(where, o.seed);
+    const first = PartitionedBloomFilter.create(subCapacity(schedule, 0), subFprs(schedule, 1)[0]!, { seed });
     return new ScalableBloomFilter(schedule, seed, [first], 0);
   }
 
@@ -98,10 +102,14 @@ export class ScalableBloomFilter implements BloomFilter<ScalableBloomFilter> {
    * Reads a filter written by {@link serialize}: the outer envelope and every nested sub-filter are checked
    * (kind, seed, the capacity and rate the schedule gives sub-filter i, lengths, checksums) before use.
    */
-  static deserialize(bytes: Uint8Array, options: DeserializeOptions = {}): ScalableBloomFilter {
+  static deserialize(bytes: Uint8Array | ArrayBuffer, options?: DeserializeOptions): ScalableBloomFilter {
     const where = `${NAME}.deserialize`;
-    const verifyChecksum = options.verifyChecksum ?? true;
-    const envelope = decodeEnvelope(bytes, { expectedKind: FilterKind.Scalable, verifyChecksum, where });
+    const read = readDeserializeOptions(where, options);
+    const envelope = decodeEnvelope(bytes, {
+      expectedKind: FilterKind.Scalable,
+      verifyChecksum: read.verifyChecksum,
+      where,
+    });
     const params = decodeScalableParams(envelope.params, where);
     const payload = envelope.payload;
     if (params.filterCount > payload.length / MIN_SUB_FILTER_BYTES) {
@@ -109,26 +117,36 @@ export class ScalableBloomFilter implements BloomFilter<ScalableBloomFilter> {
         `${where}: ${params.filterCount} sub-filters cannot fit in a payload of ${payload.length} bytes`,
       );
     }
+    checkGrowth(where, params, params.filterCount, FormatError);
     const filters: PartitionedBloomFilter[] = [];
+    const rates = subFprs(params, params.filterCount);
     let offset = 0;
     for (let i = 0; i < params.filterCount; i++) {
+      // The header alone (O(1)) gives the nested envelope's length; its one full decode is the deserialize below,
+      // which verifies its checksum only when the caller asked for checksums.
       const rest = payload.subarray(offset);
-      const nested = decodeEnvelope(rest, {
+      const { byteLength, version } = decodeEnvelope(rest, {
         expectedKind: FilterKind.Partitioned,
         allowTrailing: true,
+        verifyChecksum: false,
         where,
       });
-      const sub = PartitionedBloomFilter.deserialize(rest.subarray(0, nested.byteLength), options);
+      if (version !== envelope.version) {
+        throw new FormatError(
+          `${where}: sub-filter ${i} has format version ${version}, the file ${envelope.version}`,
+        );
+      }
+      const sub = PartitionedBloomFilter.deserialize(rest.subarray(0, byteLength), read);
       if (sub.seed !== envelope.seed) {
         throw new FormatError(`${where}: sub-filter ${i} has seed ${sub.seed}, expected ${envelope.seed}`);
       }
-      if (sub.capacity !== subCapacity(params, i) || sub.fpr !== subFpr(params, i)) {
+      if (sub.capacity !== subCapacity(params, i) || sub.fpr !== rates[i]) {
         throw new FormatError(
-          `${where}: sub-filter ${i} is sized for ${sub.capacity} keys at ${sub.fpr}, expected ${subCapacity(params, i)} at ${subFpr(params, i)}`,
+          `${where}: sub-filter ${i} is sized for ${sub.capacity} keys at ${sub.fpr}, expected ${subCapacity(params, i)} at ${rates[i]}`,
         );
       }
       filters.push(sub);
-      offset += nested.byteLength;
+      offset += byteLength;
     }
     if (offset !== payload.length) {
       throw new FormatError(`${where}: ${payload.length - offset} bytes after the last sub-filter`);
@@ -194,18 +212,18 @@ export class ScalableBloomFilter implements BloomFilter<ScalableBloomFilter> {
    * unchanged; a lazy iterable is consumed once, and keys before a bad one stay added.
    */
   addAll(keys: Iterable<Key>): number {
-    checkKeyIterable(`${NAME}.addAll`, keys);
+    const list = keyList(`${NAME}.addAll`, keys);
     let added = 0;
-    for (const key of keys) if (this.add(key)) added++;
+    for (let i = 0; i < list.length; i++) if (this.add(list[i]!)) added++;
     return added;
   }
 
   /** `has` for each key; each key is hashed once for all sub-filters. */
   hasMany(keys: readonly Key[]): boolean[] {
-    checkKeyArray(`${NAME}.hasMany`, keys);
-    const out = new Array<boolean>(keys.length);
-    for (let i = 0; i < keys.length; i++) {
-      murmur3x86_128Into(keys[i]!, this.seed, this.hash);
+    const list = keyList(`${NAME}.hasMany`, keys);
+    const out = new Array<boolean>(list.length);
+    for (let i = 0; i < list.length; i++) {
+      hashInto(list[i]!, this.seed, this.hash, `${NAME}.hasMany`);
       out[i] = this.findHash();
     }
     return out;
@@ -238,7 +256,7 @@ export class ScalableBloomFilter implements BloomFilter<ScalableBloomFilter> {
    * replicas of one stream, a filter and its own snapshot). Merging streams that would overfill a sub-filter,
    * and so break the error bound, throws IncompatibleFiltersError.
    */
-  union(other: ScalableBloomFilter): ScalableBloomFilter {
+  union(other: this): this {
     this.checkCompatible(other, 'union');
     const longer = other.filters.length > this.filters.length ? other.filters : this.filters;
     const merged: PartitionedBloomFilter[] = [];
@@ -256,14 +274,14 @@ export class ScalableBloomFilter implements BloomFilter<ScalableBloomFilter> {
       merged.push(sub);
     }
     const count = Math.max(this.counted, other.counted, Math.round(merged.reduce((n, f) => n + f.count, 0)));
-    return new ScalableBloomFilter(this.schedule(), this.seed, merged, count);
+    return new ScalableBloomFilter(this.schedule(), this.seed, merged, count) as this;
   }
 
   /**
    * Not supported beyond one sub-filter: a key can sit in sub-filter i of one filter and j ≠ i of the other, so no
    * sub-filter-wise AND finds every common key. With one sub-filter each, it is that sub-filter's intersection.
    */
-  intersect(other: ScalableBloomFilter): ScalableBloomFilter {
+  intersect(other: this): this {
     this.checkCompatible(other, 'intersect');
     if (this.filters.length !== 1 || other.filters.length !== 1) {
       throw new IncompatibleFiltersError(
@@ -271,16 +289,16 @@ export class ScalableBloomFilter implements BloomFilter<ScalableBloomFilter> {
       );
     }
     const sub = this.filters[0]!.intersect(other.filters[0]!);
-    return new ScalableBloomFilter(this.schedule(), this.seed, [sub], sub.count);
+    return new ScalableBloomFilter(this.schedule(), this.seed, [sub], sub.count) as this;
   }
 
-  clone(): ScalableBloomFilter {
+  clone(): this {
     return new ScalableBloomFilter(
       this.schedule(),
       this.seed,
       this.filters.map((filter) => filter.clone()),
       this.counted,
-    );
+    ) as this;
   }
 
   /** Back to one empty sub-filter. */
@@ -291,7 +309,7 @@ export class ScalableBloomFilter implements BloomFilter<ScalableBloomFilter> {
   }
 
   /** Same parameters, seed, count and sub-filters. */
-  equals(other: ScalableBloomFilter): boolean {
+  equals(other: this): boolean {
     return (
       other instanceof ScalableBloomFilter &&
       this.sameSchedule(other) &&
@@ -309,7 +327,7 @@ export class ScalableBloomFilter implements BloomFilter<ScalableBloomFilter> {
       seed: this.seed,
       params: encodeScalableParams({ ...this.schedule(), filterCount: parts.length, count: this.counted }),
       payloadLength,
-      writePayload: (target, offset) => {
+      writePayload: (target: Uint8Array, offset: number) => {
         let at = offset;
         for (const part of parts) {
           target.set(part, at);
@@ -333,8 +351,7 @@ export class ScalableBloomFilter implements BloomFilter<ScalableBloomFilter> {
   }
 
   private hashKey(key: Key, where: string): void {
-    assertKey(key, where);
-    murmur3x86_128Into(key, this.seed, this.hash);
+    hashInto(key, this.seed, this.hash, where);
   }
 
   /** Whether some sub-filter holds the key in `this.hash`; newest first, where recent keys are. */
@@ -347,11 +364,10 @@ export class ScalableBloomFilter implements BloomFilter<ScalableBloomFilter> {
 
   private grow(): PartitionedBloomFilter {
     const i = this.filters.length;
-    const capacity = subCapacity(this, i);
-    if (!Number.isSafeInteger(capacity)) {
-      throw new BloomError(`${NAME}.add: cannot grow a sub-filter ${i} for ${capacity} keys`);
-    }
-    const next = PartitionedBloomFilter.create(capacity, subFpr(this, i), { seed: this.seed });
+    checkGrowth(`${NAME}.add`, this, i + 1, BloomError);
+    const next = PartitionedBloomFilter.create(subCapacity(this, i), subFprs(this, i + 1)[i]!, {
+      seed: this.seed,
+    });
     this.filters.push(next);
     return next;
   }

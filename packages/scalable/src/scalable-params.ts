@@ -1,4 +1,5 @@
-import { FormatError, getUint64, setUint64 } from '@bloomkit/core';
+import { FormatError } from '@bloomkit/core';
+import { getUint64, setUint64 } from '@bloomkit/core/internal';
 import { GROWTH_FACTORS, type Schedule } from './schedule.js';
 
 /**

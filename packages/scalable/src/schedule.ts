@@ -1,4 +1,4 @@
-import { checkInteger, checkOneOf, checkOpenInterval } from '@bloomkit/core';
+import { checkInteger, checkOneOf, checkOpenInterval } from '@bloomkit/core/internal';
 
 /**
  * The growth schedule of a scalable filter (Almeida et al., "Scalable Bloom Filters", IPL 2007, §4):
@@ -42,12 +42,56 @@ export function checkSchedule(where: string, schedule: Schedule): Schedule {
   };
 }
 
-/** n0·g^i: the capacity of sub-filter i. */
+/** n0·g^i: the capacity of sub-filter i (exact while below 2^53; see {@link checkGrowth}). */
 export function subCapacity(schedule: Schedule, i: number): number {
   return schedule.initialCapacity * schedule.growth ** i;
 }
 
-/** P·(1 − r)·r^i: the target rate of sub-filter i. */
-export function subFpr(schedule: Schedule, i: number): number {
-  return schedule.fpr * (1 - schedule.tightening) * schedule.tightening ** i;
+/**
+ * The target rates of sub-filters 0 … count − 1, P_i = P·(1 − r)·r^i, computed exactly as docs/FORMAT.md §3.4
+ * specifies so that every reader agrees bit for bit: f_0 = P × (1 − r), then f_{i+1} = f_i × r, each one IEEE 754
+ * double operation rounded to nearest (never `pow`, whose last bit differs between math libraries).
+ */
+export function subFprs(schedule: Schedule, count: number): number[] {
+  const rates = new Array<number>(count);
+  let rate = schedule.fpr * (1 - schedule.tightening);
+  for (let i = 0; i < count; i++) {
+    rates[i] = rate;
+    rate *= schedule.tightening;
+  }
+  return rates;
+}
+
+/** The most sub-filters a chain may hold: with g = 2 and n0 = 1, sub-filter 52 is the last below 2^53 keys. */
+export const MAX_SUB_FILTERS = 53;
+
+/**
+ * Checks that a chain of `count` sub-filters can exist: each capacity n0·g^i a safe integer and each rate a
+ * positive normal double, for i < count. Throws `Failure` (FormatError when reading, BloomError when growing)
+ * with a message naming the sub-filter. This is what keeps a file from scheduling an impossible sub-filter.
+ */
+export function checkGrowth(
+  where: string,
+  schedule: Schedule,
+  count: number,
+  Failure: new (message: string) => Error,
+): void {
+  if (count > MAX_SUB_FILTERS) {
+    throw new Failure(
+      `${where}: a scalable filter holds at most ${MAX_SUB_FILTERS} sub-filters, this one needs ${count}`,
+    );
+  }
+  const last = count - 1;
+  const capacity = subCapacity(schedule, last);
+  if (!Number.isSafeInteger(capacity)) {
+    throw new Failure(
+      `${where}: sub-filter ${last} would hold n0·g^${last} = ${capacity} keys, above 2^53 − 1`,
+    );
+  }
+  const rate = subFprs(schedule, count)[last]!;
+  if (!(rate >= 2 ** -1022)) {
+    throw new Failure(
+      `${where}: sub-filter ${last} would need a false-positive rate of ${rate}, below 2^-1022`,
+    );
+  }
 }

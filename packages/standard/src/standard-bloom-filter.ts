@@ -1,18 +1,17 @@
+import { type DeserializeOptions, FilterKind, type SeedOption } from '@bloomkit/core';
 import {
-  type BitArray,
-  BitFilter,
-  type DeserializeOptions,
-  FilterKind,
-  type FilterKindInfo,
+  BitArray,
+  BloomEngine,
+  decodeSingleFilter,
   type FilterShapeOptions,
   type FilterState,
+  kindById,
   planShape,
-  readBitFilter,
   resolveShape,
-  type SeedOption,
-} from '@bloomkit/core';
+  resolveState,
+} from '@bloomkit/core/internal';
 
-const INFO: FilterKindInfo = { kind: FilterKind.Standard, name: 'StandardBloomFilter', layout: 'standard' };
+const KIND = kindById(FilterKind.Standard)!;
 
 /**
  * The classic Bloom filter (Bloom, CACM 1970): m bits, k positions per key anywhere in the m bits.
@@ -24,13 +23,15 @@ const INFO: FilterKindInfo = { kind: FilterKind.Standard, name: 'StandardBloomFi
  * Limits: m up to 2^48 bits; above 2^32 bits the bits are paged (see BitArray). Serialized form: kind 1 of
  * docs/FORMAT.md.
  */
-export class StandardBloomFilter extends BitFilter<StandardBloomFilter> {
+export class StandardBloomFilter extends BloomEngine<BitArray> {
   /**
    * An empty filter with m = `bits` and k = `hashes`. For sizing from a capacity and rate use {@link create}.
    * `state` (advanced) supplies existing storage and counters, as `deserialize` and `union` do.
    */
-  constructor(options: FilterShapeOptions, state: FilterState<BitArray> = {}) {
-    super(INFO, resolveShape(INFO, options), state);
+  constructor(options: FilterShapeOptions, state?: FilterState<BitArray>) {
+    const shape = resolveShape(KIND, options);
+    const resolved = resolveState(KIND, state);
+    super(KIND, shape, resolved.storage ?? new BitArray(shape.bits), resolved);
   }
 
   /**
@@ -38,8 +39,8 @@ export class StandardBloomFilter extends BitFilter<StandardBloomFilter> {
    * @param capacity expected number of distinct keys, an integer ≥ 1.
    * @param fpr target false-positive rate, in (0, 1).
    */
-  static create(capacity: number, fpr: number, options: SeedOption = {}): StandardBloomFilter {
-    const plan = planShape(INFO, capacity, fpr, options);
+  static create(capacity: number, fpr: number, options?: SeedOption): StandardBloomFilter {
+    const plan = planShape(KIND, capacity, fpr, options);
     return new StandardBloomFilter(plan, { capacity: plan.capacity, fpr: plan.fpr });
   }
 
@@ -47,17 +48,8 @@ export class StandardBloomFilter extends BitFilter<StandardBloomFilter> {
    * Reads a filter written by {@link serialize}. Bytes of another kind, corrupt or truncated bytes get a
    * FormatError. With `copy: false` the filter works on `bytes` in place.
    */
-  static deserialize(bytes: Uint8Array, options: DeserializeOptions = {}): StandardBloomFilter {
-    const { shape, state } = readBitFilter(INFO, bytes, options);
+  static deserialize(bytes: Uint8Array | ArrayBuffer, options?: DeserializeOptions): StandardBloomFilter {
+    const { shape, state } = decodeSingleFilter<BitArray>(KIND, bytes, options);
     return new StandardBloomFilter(shape, state);
-  }
-
-  protected spawn(storage: BitArray, count: number): StandardBloomFilter {
-    return new StandardBloomFilter(this.shape(), {
-      storage,
-      count,
-      capacity: this.capacity,
-      fpr: this.fpr,
-    });
   }
 }

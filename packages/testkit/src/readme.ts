@@ -13,19 +13,21 @@ export async function runQuickStart(
   const readme = readFileSync(readmePath, 'utf8');
   const match = /```ts\n([\s\S]*?)```/.exec(readme);
   if (match === null) throw new Error(`${readmePath}: no \`\`\`ts block`);
-  const source = match[1]!;
   const expected: string[] = [];
   const bindings: string[] = [];
+  // Imports may span lines (`import {\n  A,\n  B,\n} from 'pkg';`): each becomes a destructuring of the module.
+  const source = match[1]!.replace(
+    /^import \{([^}]+)\} from '([^']+)';$/gm,
+    (_, names: string, from: string) => {
+      if (modules[from] === undefined) throw new Error(`${readmePath}: no module given for '${from}'`);
+      const list = names.replace(/\btype\s+\w+\s*,?/g, '').replace(/\s+/g, ' ');
+      bindings.push(`const {${list}} = __modules[${JSON.stringify(from)}];`);
+      return '';
+    },
+  );
   const body = source
     .split('\n')
     .map((line) => {
-      const imported = /^import \{([^}]+)\} from '([^']+)';$/.exec(line.trim());
-      if (imported !== null) {
-        const module = modules[imported[2]!];
-        if (module === undefined) throw new Error(`${readmePath}: no module given for '${imported[2]}'`);
-        bindings.push(`const {${imported[1]}} = __modules[${JSON.stringify(imported[2])}];`);
-        return '';
-      }
       const annotation = /console\.log\(.*\/\/ → (.*)$/.exec(line);
       if (annotation !== null) expected.push(annotation[1]!.trim());
       return line;

@@ -1,38 +1,26 @@
-import type { BitArray } from '../../src/bit-array.js';
-import { BitFilter, readBitFilter } from '../../src/bit-filter.js';
-import type { DeserializeOptions } from '../../src/filter.js';
-import { FilterKind } from '../../src/format.js';
-import {
-  type FilterKindInfo,
-  type FilterShapeOptions,
-  type FilterState,
-  planShape,
-  resolveShape,
-} from '../../src/hashed-filter.js';
-import type { Layout } from '../../src/params.js';
+import { BitArray } from '../../src/bit-array.js';
+import { CounterArray } from '../../src/counter-array.js';
+import { BloomEngine } from '../../src/engine.js';
+import { FilterKind, type KindRecord, kindById } from '../../src/kinds.js';
+import { type FilterShapeOptions, type FilterState, resolveShape, resolveState } from '../../src/shape.js';
 
-/** The smallest possible BitFilter subclass, to test the shared machinery without a filter package. */
-export function toyFilterClass(layout: Layout) {
-  const info: FilterKindInfo = {
-    kind: layout === 'standard' ? FilterKind.Standard : FilterKind.Partitioned,
-    name: 'ToyFilter',
-    layout,
+/** The smallest possible engine subclasses, to test the shared machinery without a filter package. */
+export function toyBitFilterClass(kindId: number = FilterKind.Standard) {
+  const kind: KindRecord = kindById(kindId)!;
+  return class ToyBitFilter extends BloomEngine<BitArray> {
+    constructor(options: FilterShapeOptions, state?: FilterState<BitArray>) {
+      const shape = resolveShape(kind, options);
+      const resolved = resolveState(kind, state);
+      super(kind, shape, resolved.storage ?? new BitArray(shape.bits), resolved);
+    }
   };
-  class ToyFilter extends BitFilter<ToyFilter> {
-    constructor(options: FilterShapeOptions, state: FilterState<BitArray> = {}) {
-      super(info, resolveShape(info, options), state);
-    }
-    static create(capacity: number, fpr: number): ToyFilter {
-      const plan = planShape(info, capacity, fpr);
-      return new ToyFilter(plan, { capacity, fpr });
-    }
-    static deserialize(bytes: Uint8Array, options?: DeserializeOptions): ToyFilter {
-      const { shape, state } = readBitFilter(info, bytes, options);
-      return new ToyFilter(shape, state);
-    }
-    protected spawn(storage: BitArray, count: number): ToyFilter {
-      return new ToyFilter(this.shape(), { storage, count, capacity: this.capacity, fpr: this.fpr });
-    }
+}
+
+export class ToyCountingFilter extends BloomEngine<CounterArray> {
+  constructor(options: FilterShapeOptions & { counterBits?: 4 | 8 | 16 }, state?: FilterState<CounterArray>) {
+    const kind = kindById(FilterKind.Counting)!;
+    const shape = resolveShape(kind, options);
+    const resolved = resolveState(kind, state);
+    super(kind, shape, resolved.storage ?? new CounterArray(shape.bits, options.counterBits ?? 4), resolved);
   }
-  return ToyFilter;
 }

@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import { derivePositions, murmur3x86_128, partitionedLayout, standardLayout } from '@bloomkit/core';
+import { CountingBloomFilter } from '@bloomkit/counting';
+import { ScalableBloomFilter } from '@bloomkit/scalable';
+import { StandardBloomFilter } from '@bloomkit/standard';
+import { describe, expect, it } from 'vitest';
+
+// docs/FORMAT.md must stay true: its tables and hex dumps are parsed and compared with what the code computes.
+const doc = readFileSync(new URL('../FORMAT.md', import.meta.url), 'utf8');
+
+/** The bytes of the hex dump that follows `heading` (columns 8–56 of each `offset  bytes  meaning` row). */
+function dump(heading: string): string {
+  const block = new RegExp(`${heading}[\\s\\S]*?\`\`\`\\n([\\s\\S]*?)\`\`\``).exec(doc)![1]!;
+  return block
+    .split('\n')
+    .slice(1)
+    .filter((line) => /^[0-9a-f]{2} /.test(line))
+    .map((line) => line.slice(8, 57).replace(/ /g, ''))
+    .join('');
+}
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+const words = (key: string, seed: number) =>
+  murmur3x86_128(key, seed)
+    .map((w) => w.toString(16).padStart(8, '0'))
+    .join(' ');
+
+describe('docs/FORMAT.md', () => {
+  it('§6.1: the standard file is byte for byte what m = 64, k = 3, seed 0 holding "hello" serializes to', () => {
+    const filter = new StandardBloomFilter({ bits: 64, hashes: 3, seed: 0 });
+    filter.add('hello');
+    expect(hex(filter.serialize())).toBe(dump('### 6.1'));
+    expect(dump('### 6.1').length).toBe(76 * 2);
+    expect(StandardBloomFilter.deserialize(Buffer.from(dump('### 6.1'), 'hex')).has('hello')).toBe(true);
+  });
+
+  it('§6.2: the counting file (a repeated position, a delete) is what the code writes', () => {
+    const filter = new CountingBloomFilter({ bits: 16, hashes: 3, seed: 0, counterBits: 4 });
+    filter.add('hello');
+    filter.add('hello');
+    filter.add('world');
+    filter.delete('world');
+    expect(hex(filter.serialize())).toBe(dump('### 6.2'));
+    expect(CountingBloomFilter.deserialize(Buffer.from(dump('### 6.2'), 'hex')).countOf('hello')).toBe(2);
+  });
+
+  it('§6.3: the scalable file (two nested envelopes) is what the code writes', () => {
+    const filter = ScalableBloomFilter.create(1, 0.01, { seed: 0 });
+    filter.add('hello');
+    filter.add('world');
+    expect(hex(filter.serialize())).toBe(dump('### 6.3'));
+    expect(dump('### 6.3').length).toBe(212 * 2);
+  });
+
+  it('§4: every hash check value is what the hash computes', () => {
+    const rows = [...doc.matchAll(/^\| "([^"]*)"[^|]*\| (\d+)[^|]*\| `([0-9a-f ]+)` \|$/gm)];
+    expect(rows.length).toBe(9);
+    for (const [, key, seed, expected] of rows) expect(words(key!, Number(seed))).toBe(expected);
+  });
+
+  it('§5: every position check value, narrow and wide, is what derivePositions gives', () => {
+    const hash = Uint32Array.from(murmur3x86_128('hello', 0));
+    const rows = [...doc.matchAll(/^\| (\d+)(?: \([^)]*\))? \| (\d+(?:, \d+){3}) \|$/gm)];
+    expect(rows.length).toBe(5);
+    for (const [, m, expected] of rows) {
+      const out = new Float64Array(4);
+      derivePositions(hash, standardLayout.geometry(Number(m), 4), 4, out);
+      expect(Array.from(out).join(', ')).toBe(expected);
+    }
+    const sliced = new Float64Array(4);
+    derivePositions(hash, partitionedLayout.geometry(64, 4), 4, sliced);
+    expect(doc).toContain(`the positions are ${Array.from(sliced).slice(0, 3).join(', ')} and ${sliced[3]}`);
+  });
+});

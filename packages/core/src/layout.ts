@@ -1,0 +1,27 @@
+import type { Geometry } from './positions.js';
+
+/**
+ * A layout: where a key's k positions may fall in m slots, and the math that follows from it. It is the one axis
+ * along which the filter kinds differ in their bits (standard, partitioned, and the blocked layout to come);
+ * storage (bits or counters) is the other axis, and it is the store's business. Each layout is one object in one
+ * file under `layouts/`; the kind registry (kinds.ts) names the layout of each format kind, and nothing else
+ * switches on it.
+ */
+export interface Layout {
+  /** The layout's name, as `info` and error messages print it. */
+  readonly name: string;
+  /**
+   * m must be a multiple of this for k keys' positions (standard: 1; partitioned: k, so the slices are equal).
+   * `create` searches m in these units, and the explicit constructor rounds an m up to one.
+   */
+  bitsUnit(hashes: number): number;
+  /** The geometry of the positions (docs/FORMAT.md §5) for a valid (m, k). */
+  geometry(bits: number, hashes: number): Geometry;
+  /** The expected false-positive rate with m slots and k positions per key after n distinct keys. */
+  falsePositiveRate(bits: number, keys: number, hashes: number): number;
+  /**
+   * The most likely number of distinct keys that filled `set` of m slots (Swamidass & Baldi, J. Chem. Inf. Model.
+   * 2007, eq. 5, in its exact form). Infinity when every slot is set.
+   */
+  estimateCount(set: number, bits: number, hashes: number): number;
+}

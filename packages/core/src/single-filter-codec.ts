@@ -1,0 +1,104 @@
+import { BitArray } from './bit-array.js';
+import { CounterArray, type CounterBits } from './counter-array.js';
+import { FormatError } from './errors.js';
+import { type DeserializeOptions, readDeserializeOptions } from './filter.js';
+import { decodeFilterParams, encodeFilterParams } from './filter-params.js';
+import { decodeEnvelope, encodeEnvelope } from './format.js';
+import type { KindRecord } from './kinds.js';
+import type { FilterState, ResolvedShape } from './shape.js';
+import type { FilterStore } from './storage.js';
+
+/**
+ * The one codec of the single-filter envelope (docs/FORMAT.md §3.1–3.3): kinds 1 standard, 2 partitioned and
+ * 3 counting, over a bit array (counter width 0) or a counter array (4, 8 or 16 bits).
+ */
+
+/** What the params block records besides the shape. */
+export interface SingleFilterFacts {
+  readonly count: number;
+  readonly capacity: number | undefined;
+  readonly fpr: number | undefined;
+}
+
+/** Writes a single filter's envelope. */
+export function encodeSingleFilter(
+  kind: KindRecord,
+  shape: ResolvedShape,
+  store: FilterStore<unknown>,
+  facts: SingleFilterFacts,
+): Uint8Array {
+  return encodeEnvelope({
+    kind: kind.id,
+    seed: shape.seed,
+    params: encodeFilterParams({
+      bits: shape.bits,
+      hashes: shape.hashes,
+      counterBits: store.counterBits,
+      count: facts.count,
+      capacity: facts.capacity,
+      fpr: facts.fpr,
+    }),
+    payloadLength: store.byteLength,
+    writePayload: (target, offset) => store.copyTo(target, offset),
+  });
+}
+
+/** A decoded single filter: its shape (with the counter width) and its state over the payload. */
+export interface DecodedSingleFilter<S> {
+  readonly shape: ResolvedShape & { readonly counterBits: number };
+  readonly state: FilterState<S>;
+}
+
+/**
+ * Reads a single filter of `kind`: the envelope (§1), the params (§3.1: a counter width the kind allows; for the
+ * partitioned layout m a multiple of k), a payload of exactly the size the params imply, and no set padding bit.
+ * With `copy: false` the store is a view of `bytes` (see DeserializeOptions for that contract).
+ */
+export function decodeSingleFilter<S extends BitArray | CounterArray>(
+  kind: KindRecord,
+  bytes: Uint8Array | ArrayBuffer,
+  options: DeserializeOptions | undefined,
+): DecodedSingleFilter<S> {
+  const where = `${kind.className}.deserialize`;
+  const { copy, verifyChecksum } = readDeserializeOptions(where, options);
+  const envelope = decodeEnvelope(bytes, { expectedKind: kind.id, verifyChecksum, where });
+  const params = decodeFilterParams(envelope.params, where);
+  const { bits, hashes, counterBits } = params;
+  if (!kind.counterWidths.includes(counterBits)) {
+    throw new FormatError(
+      `${where}: counter width must be ${orList(kind.counterWidths)}, got ${counterBits}`,
+    );
+  }
+  const unit = kind.layout.bitsUnit(hashes);
+  if (bits % unit !== 0) {
+    throw new FormatError(
+      `${where}: bits (${bits}) must be a multiple of ${unit} for the ${kind.layout.name} layout`,
+    );
+  }
+  const payload = envelope.payload;
+  const width = counterBits === 0 ? 1 : counterBits;
+  const expected = Math.ceil((bits * width) / 8);
+  if (payload.length !== expected) {
+    throw new FormatError(
+      `${where}: payload must be ${expected} bytes for ${counterBits === 0 ? `${bits} bits` : `${bits} counters of ${counterBits} bits`}, got ${payload.length}`,
+    );
+  }
+  const store =
+    counterBits === 0
+      ? new BitArray(bits, { bytes: payload, copy })
+      : new CounterArray(bits, counterBits as CounterBits, { bytes: payload, copy });
+  if (store.hasPaddingBits()) {
+    throw new FormatError(
+      `${where}: ${counterBits === 0 ? 'bits past the end of the filter are set' : 'the unused nibble after the last counter is set'}`,
+    );
+  }
+  return {
+    shape: { bits, hashes, seed: envelope.seed, counterBits },
+    state: { storage: store as S, count: params.count, capacity: params.capacity, fpr: params.fpr },
+  };
+}
+
+/** "4, 8 or 16". */
+function orList(values: readonly number[]): string {
+  return values.length === 1 ? String(values[0]) : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
+}
