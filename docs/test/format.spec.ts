@@ -1,5 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { derivePositions, murmur3x86_128, partitionedLayout, standardLayout } from '@bloomkit/core';
+import {
+  blockedLayout,
+  derivePositions,
+  murmur3x86_128,
+  partitionedLayout,
+  standardLayout,
+} from '@bloomkit/core';
 import { CountingBloomFilter } from '@bloomkit/counting';
 import { ScalableBloomFilter } from '@bloomkit/scalable';
 import { StandardBloomFilter } from '@bloomkit/standard';
@@ -67,6 +73,11 @@ describe('docs/FORMAT.md', () => {
       derivePositions(hash, standardLayout.geometry(Number(m), 4), 4, out);
       expect(Array.from(out).join(', ')).toBe(expected);
     }
+    const blocked = new Float64Array(4);
+    derivePositions(hash, blockedLayout.geometry(512_000, 4), 4, blocked);
+    expect(doc).toContain(
+      `the positions are ${Array.from(blocked).slice(0, 3).join(', ')} and ${blocked[3]} (block`,
+    );
     const sliced = new Float64Array(4);
     derivePositions(hash, partitionedLayout.geometry(64, 4), 4, sliced);
     expect(doc).toContain(`the positions are ${Array.from(sliced).slice(0, 3).join(', ')} and ${sliced[3]}`);

@@ -3,7 +3,14 @@ import type { BloomFilter } from './filter.js';
 import { describe, type Key } from './key.js';
 import type { KindRecord } from './kinds.js';
 import { hashInto } from './murmur3.js';
-import { derivePositions, type Geometry, NARROW_LIMIT, narrowScale, reduceNarrow } from './positions.js';
+import {
+  blockOf,
+  derivePositions,
+  type Geometry,
+  NARROW_LIMIT,
+  narrowScale,
+  reduceNarrow,
+} from './positions.js';
 import type { FilterShapeOptions, FilterState, ResolvedShape, ResolvedState } from './shape.js';
 import { encodeSingleFilter } from './single-filter-codec.js';
 import type { FilterStore } from './storage.js';
@@ -24,6 +31,9 @@ import { keyList } from './validate.js';
  * results so a half-full filter costs no mispredicted branch per position; `has` stops at the first empty slot.
  * Wider ranges go through {@link derivePositions}. Nothing is allocated per key.
  */
+/** Keys hashed ahead in addAll and hasMany before their slots are touched. */
+const BATCH = 256;
+
 export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
   readonly bits: number;
   readonly hashes: number;
@@ -42,6 +52,11 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
   private readonly stride: number;
   /** σ = range × 2^-32 for the narrow reduction (positions.ts). */
   private readonly scale: number;
+  /** Blocked geometry: blocks × 2^-32 (0 when there is one block) and the bits per block. */
+  private readonly blockScale: number;
+  private readonly blockBits: number;
+  /** addAll and hasMany's hashes of a batch of keys. */
+  private batch: Int32Array | undefined;
   private readonly narrow: boolean;
   /**
    * A one-page bit store's bytes, which the narrow loops read and write directly (bit i is bit i & 7 of byte
@@ -74,6 +89,9 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
     this.geometry = geometry;
     this.stride = geometry.stride;
     this.scale = narrowScale(geometry.range);
+    const blocks = geometry.blocks ?? 1;
+    this.blockScale = blocks > 1 ? narrowScale(blocks) : 0;
+    this.blockBits = geometry.range;
     this.narrow = geometry.range <= NARROW_LIMIT;
     this.bitBytes = store.bitBytes;
     this.addWhere = `${kind.className}.add`;
@@ -99,10 +117,55 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
 
   /**
    * `add` for a key already hashed: `hash` holds h1..h4 of the key with this filter's seed, as `hashInto` writes
-   * them (`@bloomkit/core/internal`). Lets
-   * filters that share a seed (the sub-filters of a scalable filter) share one hash per key.
+   * them (`@bloomkit/core/internal`). Lets filters that share a seed (the sub-filters of a scalable filter) share
+   * one hash per key.
    */
   addHash(hash: Int32Array): boolean {
+    return this.markAt(hash, 0);
+  }
+
+  /** `has` for a key already hashed with this filter's seed (see {@link addHash}). */
+  hasHash(hash: Int32Array): boolean {
+    return this.probeAt(hash, 0);
+  }
+
+  /**
+   * Adds every key; returns how many were new. Atomic: the keys are read once into a list and all checked before
+   * the first is added, so a bad key (or an iterator that throws) leaves the filter unchanged. A string is refused
+   * (it would be iterated as one-character keys): pass `[key]`. Keys are hashed a batch at a time before their
+   * slots are touched, so the memory accesses of several keys can be in flight at once.
+   */
+  addAll(keys: Iterable<Key>): number {
+    const list = keyList(`${this.kind.className}.addAll`, keys);
+    const hashes = this.batchHashes();
+    let added = 0;
+    for (let start = 0; start < list.length; start += BATCH) {
+      const count = Math.min(BATCH, list.length - start);
+      for (let j = 0; j < count; j++) hashInto(list[start + j]!, this.seed, hashes, this.addWhere, j * 4);
+      for (let j = 0; j < count; j++) if (this.markAt(hashes, j * 4)) added++;
+    }
+    return added;
+  }
+
+  /** `has` for each key of an array (checked whole first), hashing a batch before probing it (see addAll). */
+  hasMany(keys: readonly Key[]): boolean[] {
+    const list = keyList(`${this.kind.className}.hasMany`, keys);
+    const hashes = this.batchHashes();
+    const out = new Array<boolean>(list.length);
+    for (let start = 0; start < list.length; start += BATCH) {
+      const count = Math.min(BATCH, list.length - start);
+      for (let j = 0; j < count; j++) hashInto(list[start + j]!, this.seed, hashes, this.hasWhere, j * 4);
+      for (let j = 0; j < count; j++) out[start + j] = this.probeAt(hashes, j * 4);
+    }
+    return out;
+  }
+
+  /**
+   * Marks the k slots of the key whose h1..h4 are `hash[at .. at + 3]`; true (and `count` + 1) when one was empty.
+   * Narrow geometries derive positions inline (FORMAT.md §5, as positions.ts does; a test checks the two agree):
+   * p(i) = h1 + h2·i + h3·i² + h4·i³ (mod 2^32) by forward differences, offset ⌊p(i) × σ⌋, from the key's block.
+   */
+  private markAt(hash: Int32Array, at: number): boolean {
     const k = this.hashes;
     const store = this.store;
     let fresh = 0;
@@ -110,19 +173,22 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
       const stride = this.stride;
       const scale = this.scale;
       const bytes = this.bitBytes;
-      // p(i) = h1 + h2·i + h3·i² + h4·i³ (mod 2^32) by forward differences, as in positions.ts.
-      let p = hash[0]!;
-      let d1 = (hash[1]! + hash[2]! + hash[3]!) | 0;
-      const d3 = Math.imul(hash[3]!, 6);
-      let d2 = (Math.imul(hash[2]!, 2) + d3) | 0;
-      let base = 0;
+      const h1 = hash[at]!;
+      const h2 = hash[at + 1]!;
+      const h3 = hash[at + 2]!;
+      const h4 = hash[at + 3]!;
+      let p = h1;
+      let d1 = (h2 + h3 + h4) | 0;
+      const d3 = Math.imul(h4, 6);
+      let d2 = (Math.imul(h3, 2) + d3) | 0;
+      let base = this.blockScale === 0 ? 0 : blockOf(h1, h2, h3, h4, this.blockScale) * this.blockBits;
       for (let i = 0; i < k; i++) {
         const position = base + reduceNarrow(p >>> 0, scale);
         if (bytes !== undefined) {
-          const at = position >>> 3;
+          const byte = position >>> 3;
           const mask = 1 << (position & 7);
-          const old = bytes[at]!;
-          bytes[at] = old | mask;
+          const old = bytes[byte]!;
+          bytes[byte] = old | mask;
           fresh |= ~old & mask;
         } else fresh |= store.mark(position);
         base += stride;
@@ -131,7 +197,7 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
         d2 = (d2 + d3) | 0;
       }
     } else {
-      const positions = this.widePositions(hash);
+      const positions = this.widePositions(hash, at);
       for (let i = 0; i < k; i++) fresh |= store.mark(positions[i]!);
     }
     if (fresh === 0) return false;
@@ -139,19 +205,23 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
     return true;
   }
 
-  /** `has` for a key already hashed with this filter's seed (see {@link addHash}). */
-  hasHash(hash: Int32Array): boolean {
+  /** True when all k slots of the key whose h1..h4 are `hash[at .. at + 3]` are set; stops at the first empty one. */
+  private probeAt(hash: Int32Array, at: number): boolean {
     const k = this.hashes;
     const store = this.store;
     if (this.narrow) {
       const stride = this.stride;
       const scale = this.scale;
       const bytes = this.bitBytes;
-      let p = hash[0]!;
-      let d1 = (hash[1]! + hash[2]! + hash[3]!) | 0;
-      const d3 = Math.imul(hash[3]!, 6);
-      let d2 = (Math.imul(hash[2]!, 2) + d3) | 0;
-      let base = 0;
+      const h1 = hash[at]!;
+      const h2 = hash[at + 1]!;
+      const h3 = hash[at + 2]!;
+      const h4 = hash[at + 3]!;
+      let p = h1;
+      let d1 = (h2 + h3 + h4) | 0;
+      const d3 = Math.imul(h4, 6);
+      let d2 = (Math.imul(h3, 2) + d3) | 0;
+      let base = this.blockScale === 0 ? 0 : blockOf(h1, h2, h3, h4, this.blockScale) * this.blockBits;
       for (let i = 0; i < k; i++) {
         const position = base + reduceNarrow(p >>> 0, scale);
         if (
@@ -166,29 +236,15 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
       }
       return true;
     }
-    const positions = this.widePositions(hash);
+    const positions = this.widePositions(hash, at);
     for (let i = 0; i < k; i++) if (!store.get(positions[i]!)) return false;
     return true;
   }
 
-  /**
-   * Adds every key; returns how many were new. Atomic: the keys are read once into a list and all checked before
-   * the first is added, so a bad key (or an iterator that throws) leaves the filter unchanged. A string is refused
-   * (it would be iterated as one-character keys): pass `[key]`.
-   */
-  addAll(keys: Iterable<Key>): number {
-    const list = keyList(`${this.kind.className}.addAll`, keys);
-    let added = 0;
-    for (let i = 0; i < list.length; i++) if (this.add(list[i]!)) added++;
-    return added;
-  }
-
-  /** `has` for each key of an array (checked whole first). */
-  hasMany(keys: readonly Key[]): boolean[] {
-    const list = keyList(`${this.kind.className}.hasMany`, keys);
-    const out = new Array<boolean>(list.length);
-    for (let i = 0; i < list.length; i++) out[i] = this.has(list[i]!);
-    return out;
+  /** The hash buffer of addAll and hasMany: BATCH keys' h1..h4, allocated on first use. */
+  private batchHashes(): Int32Array {
+    if (this.batch === undefined) this.batch = new Int32Array(BATCH * 4);
+    return this.batch;
   }
 
   /** Fraction of slots that are set (non-zero), in [0, 1]. */
@@ -274,9 +330,9 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
     return filter;
   }
 
-  private widePositions(hash: Int32Array): Float64Array {
+  private widePositions(hash: Int32Array, at: number): Float64Array {
     if (this.wide === undefined) this.wide = new Float64Array(this.hashes);
-    derivePositions(hash, this.geometry, this.hashes, this.wide, 0);
+    derivePositions(at === 0 ? hash : hash.subarray(at, at + 4), this.geometry, this.hashes, this.wide, 0);
     return this.wide;
   }
 

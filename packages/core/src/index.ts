@@ -14,10 +14,13 @@ export { type FilterHeader, readHeader } from './header.js';
 export type { Key } from './key.js';
 export { FilterKind } from './kinds.js';
 export type { Layout } from './layout.js';
+export { blockedLayout, MAX_BLOCKED_BITS } from './layouts/blocked.js';
 export { partitionedLayout } from './layouts/partitioned.js';
 export { standardLayout } from './layouts/standard.js';
 export { type Hash128, murmur3x86_128, murmur3x86_128Into } from './murmur3.js';
 export {
+  BLOCK_BITS,
+  blockedFalsePositiveRate,
   falsePositiveRate,
   MAX_HASHES,
   optimalBits,

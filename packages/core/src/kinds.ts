@@ -1,4 +1,5 @@
 import type { Layout } from './layout.js';
+import { blockedLayout } from './layouts/blocked.js';
 import { partitionedLayout } from './layouts/partitioned.js';
 import { standardLayout } from './layouts/standard.js';
 
@@ -30,6 +31,7 @@ export const FilterKind = {
   Partitioned: 2,
   Counting: 3,
   Scalable: 4,
+  Blocked: 5,
 } as const;
 export type FilterKind = (typeof FilterKind)[keyof typeof FilterKind];
 
@@ -64,6 +66,14 @@ export const KINDS: readonly KindRecord[] = [
     className: 'ScalableBloomFilter',
     params: 'chain',
     layout: partitionedLayout,
+    counterWidths: [0],
+  },
+  {
+    id: FilterKind.Blocked,
+    name: 'blocked',
+    className: 'BlockedBloomFilter',
+    params: 'single',
+    layout: blockedLayout,
     counterWidths: [0],
   },
 ];

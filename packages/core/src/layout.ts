@@ -24,4 +24,6 @@ export interface Layout {
    * 2007, eq. 5, in its exact form). Infinity when every slot is set.
    */
   estimateCount(set: number, bits: number, hashes: number): number;
+  /** The largest m the layout addresses: 2^48 (MAX_BITS), or 2^41 for blocks of 512 bits. */
+  readonly maxBits: number;
 }

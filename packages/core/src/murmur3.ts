@@ -51,21 +51,21 @@ const scratch = new Int32Array(4);
  * Int32Array (h1..h4 as signed words: what 32-bit integer arithmetic reads fastest). A value that is
  * neither a string nor a Uint8Array gets an InvalidArgumentError naming `where` (never a silent `String(key)`).
  */
-export function hashInto(key: unknown, seed: number, out: Int32Array, where: string): void {
+export function hashInto(key: unknown, seed: number, out: Int32Array, where: string, at = 0): void {
   if (typeof key === 'string') {
-    if (!hashAsciiString(key, seed, out)) {
+    if (!hashAsciiString(key, seed, out, at)) {
       const utf8 = encodeUtf8(key);
-      hashBytes(utf8.bytes, utf8.length, seed, out);
+      hashBytes(utf8.bytes, utf8.length, seed, out, at);
     }
   } else if (key instanceof Uint8Array) {
-    hashBytes(key, key.length, seed, out);
+    hashBytes(key, key.length, seed, out, at);
   } else {
     assertKey(key, where);
   }
 }
 
 /** Hashes the first `length` bytes of `bytes`. */
-function hashBytes(bytes: Uint8Array, length: number, seed: number, out: Int32Array): void {
+function hashBytes(bytes: Uint8Array, length: number, seed: number, out: Int32Array, at: number): void {
   let h1 = seed;
   let h2 = seed;
   let h3 = seed;
@@ -139,14 +139,14 @@ function hashBytes(bytes: Uint8Array, length: number, seed: number, out: Int32Ar
     case 1:
       k1 |= bytes[i + 0]!;
   }
-  finish(h1, h2, h3, h4, k1, k2, k3, k4, length, out);
+  finish(h1, h2, h3, h4, k1, k2, k3, k4, length, out, at);
 }
 
 /**
  * Hashes an ASCII string straight from its char codes (each is its own UTF-8 byte). Returns false, having written
  * nothing, as soon as it meets a char code >= 0x80: the caller then hashes the UTF-8 encoding instead.
  */
-function hashAsciiString(key: string, seed: number, out: Int32Array): boolean {
+function hashAsciiString(key: string, seed: number, out: Int32Array, at: number): boolean {
   const length = key.length;
   let h1 = seed;
   let h2 = seed;
@@ -304,10 +304,10 @@ function hashAsciiString(key: string, seed: number, out: Int32Array): boolean {
   h2 = (h2 + h1) | 0;
   h3 = (h3 + h1) | 0;
   h4 = (h4 + h1) | 0;
-  out[0] = h1;
-  out[1] = h2;
-  out[2] = h3;
-  out[3] = h4;
+  out[at] = h1;
+  out[at + 1] = h2;
+  out[at + 2] = h3;
+  out[at + 3] = h4;
   return true;
 }
 
@@ -326,6 +326,7 @@ function finish(
   k4: number,
   length: number,
   out: Int32Array,
+  at: number,
 ): void {
   k4 = Math.imul(k4, C4);
   k4 = (k4 << 18) | (k4 >>> 14);
@@ -356,10 +357,10 @@ function finish(
   h2 = (h2 + h1) | 0;
   h3 = (h3 + h1) | 0;
   h4 = (h4 + h1) | 0;
-  out[0] = h1;
-  out[1] = h2;
-  out[2] = h3;
-  out[3] = h4;
+  out[at] = h1;
+  out[at + 1] = h2;
+  out[at + 2] = h3;
+  out[at + 3] = h4;
 }
 
 /** MurmurHash3's 32-bit finalization mix (smhasher): forces every bit of h to avalanche. Returns a signed int32. */

@@ -40,12 +40,26 @@ const TWO_32 = 4294967296;
 export const INV_16: number = 1 / TWO_16;
 export const INV_32: number = 1 / TWO_32;
 
-/** Where a key's k positions fall: position i = base + i·stride + offset_i, offset_i in [0, range). */
+/**
+ * Where a key's k positions fall: position i = base + i·stride + offset_i, offset_i in [0, range). The base is 0,
+ * except for a blocked geometry (`blocks` > 1), where it is block·range for the key's block (see {@link blockOf}).
+ */
 export interface Geometry {
-  /** The size of the interval each offset is reduced into: m (standard), s = m/k (partitioned). */
+  /** The size of the interval each offset is reduced into: m (standard), s = m/k (partitioned), B (blocked). */
   readonly range: number;
-  /** The distance between the intervals of consecutive positions: 0 (standard), s (partitioned). */
+  /** The distance between the intervals of consecutive positions: 0 (standard, blocked), s (partitioned). */
   readonly stride: number;
+  /** Blocks of `range` bits each key picks one of: m / B (blocked); absent or 1 otherwise. At most 2^32. */
+  readonly blocks?: number;
+}
+
+/**
+ * The block a key's positions fall in, for a blocked geometry: ⌊fmix32(h1 ^ h2 ^ h3 ^ h4) × (blocks × 2^-32)⌋,
+ * the narrow reduction of a word the offsets do not use as such (fmix32 avalanches it, so which block a key
+ * picks is independent of where in the block its bits fall). `blockScale` is blocks × 2^-32.
+ */
+export function blockOf(h1: number, h2: number, h3: number, h4: number, blockScale: number): number {
+  return reduceNarrow(fmix32(h1 ^ h2 ^ h3 ^ h4) >>> 0, blockScale);
 }
 
 /**
@@ -96,13 +110,16 @@ function deriveNarrow(
 ): void {
   const stride = g.stride;
   const scale = narrowScale(g.range);
+  const h1 = hash[0]! | 0;
+  const h2 = hash[1]! | 0;
   const h3 = hash[2]! | 0;
   const h4 = hash[3]! | 0;
-  let p = hash[0]! | 0;
-  let d1 = ((hash[1]! | 0) + h3 + h4) | 0;
+  let p = h1;
+  let d1 = (h2 + h3 + h4) | 0;
   const d3 = Math.imul(h4, 6);
   let d2 = (Math.imul(h3, 2) + d3) | 0;
-  let base = 0;
+  const blocks = g.blocks ?? 1;
+  let base = blocks > 1 ? blockOf(h1, h2, h3, h4, narrowScale(blocks)) * g.range : 0;
   for (let i = 0; i < hashes; i++) {
     out[offset + i] = base + reduceNarrow(p >>> 0, scale);
     base += stride;

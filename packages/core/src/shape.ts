@@ -2,7 +2,6 @@ import { InvalidArgumentError } from './errors.js';
 import { readOptions, resolveSeed, type SeedOption } from './filter.js';
 import type { KindRecord } from './kinds.js';
 import { MAX_HASHES } from './params.js';
-import { MAX_BITS } from './positions.js';
 import { chooseShape } from './sizing.js';
 import { checkInteger, checkOpenInterval } from './validate.js';
 
@@ -50,9 +49,10 @@ export function resolveShape(kind: KindRecord, options: FilterShapeOptions): Res
   }
   const hashes = checkInteger(where, 'hashes', options.hashes, 1, MAX_HASHES);
   const unit = kind.layout.bitsUnit(hashes);
-  const bits = Math.ceil(checkInteger(where, 'bits', options.bits, 1, MAX_BITS) / unit) * unit;
-  if (bits > MAX_BITS) {
-    throw new InvalidArgumentError(`${where}: bits rounded up to a multiple of ${unit} exceeds 2^48`);
+  const max = kind.layout.maxBits;
+  const bits = Math.ceil(checkInteger(where, 'bits', options.bits, 1, max) / unit) * unit;
+  if (bits > max) {
+    throw new InvalidArgumentError(`${where}: bits rounded up to a multiple of ${unit} exceeds ${max}`);
   }
   return { bits, hashes, seed: resolveSeed(where, options.seed) };
 }
@@ -86,6 +86,6 @@ export function planShape(
 ): ResolvedShape & { capacity: number; fpr: number } {
   const where = `${kind.className}.create`;
   const seedOption = readOptions(where, options);
-  const shape = chooseShape(capacity, fpr, kind.layout, where);
+  const shape = chooseShape(capacity, fpr, kind.layout, where, kind.layout.maxBits);
   return { bits: shape.bits, hashes: shape.hashes, seed: resolveSeed(where, seedOption.seed), capacity, fpr };
 }

@@ -29,7 +29,7 @@ export function chooseShape(
   p: number,
   layout: Layout = standardLayout,
   where = 'chooseShape',
-  maxBits: number = MAX_BITS,
+  maxBits: number = layout.maxBits,
 ): FilterShape {
   checkInteger(where, 'capacity', n, 1, Number.MAX_SAFE_INTEGER);
   checkOpenInterval(where, 'fpr', p, 0, 1);

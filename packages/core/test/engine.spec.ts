@@ -9,6 +9,7 @@ import { ToyCountingFilter, toyBitFilterClass } from './support/toy-filter.js';
 
 const Standard = toyBitFilterClass(FilterKind.Standard);
 const Partitioned = toyBitFilterClass(FilterKind.Partitioned);
+const Blocked = toyBitFilterClass(FilterKind.Blocked);
 
 /** The slots a key's positions.ts derivation names: what the engine's inline loops must mark. */
 function expectedSlots(kindId: number, key: string, bits: number, hashes: number, seed: number): number[] {
@@ -26,11 +27,11 @@ function setSlots(bytes: Uint8Array): number[] {
 }
 
 describe('BloomEngine', () => {
-  it('marks exactly the slots positions.ts derives, for both layouts and both stores', () => {
+  it('marks exactly the slots positions.ts derives, for every layout and both stores', () => {
     fc.assert(
       fc.property(
         fc.string({ maxLength: 40 }),
-        fc.integer({ min: 1, max: 5_000 }),
+        fc.integer({ min: 1, max: 3_000 }),
         fc.integer({ min: 1, max: 16 }),
         fc.integer({ min: 0, max: 0xffffffff }),
         (key, bits, hashes, seed) => {
@@ -45,6 +46,11 @@ describe('BloomEngine', () => {
           expect(setSlots(pBytes)).toEqual(
             expectedSlots(FilterKind.Partitioned, key, bits * hashes, hashes, seed),
           );
+
+          const blocked = new Blocked({ bits: bits * 512, hashes, seed });
+          blocked.add(key);
+          const bBytes = blocked.serialize().subarray(64, -4);
+          expect(setSlots(bBytes)).toEqual(expectedSlots(FilterKind.Blocked, key, bits * 512, hashes, seed));
 
           const counting = new ToyCountingFilter({ bits, hashes, seed, counterBits: 8 });
           counting.add(key);

@@ -34,7 +34,7 @@ describe('readHeader', () => {
 
   it('checks the checksum unless told not to, and refuses what is not a filter', () => {
     const bytes = file(FilterKind.Standard);
-    bytes[30] ^= 1;
+    bytes[30] = bytes[30]! ^ 1;
     expect(() => readHeader(bytes)).toThrow(/checksum mismatch/);
     expect(readHeader(bytes, { verifyChecksum: false }).checksumVerified).toBe(false);
     expect(() => readHeader(new Uint8Array(40))).toThrow(FormatError);

@@ -36,6 +36,6 @@ describe('keyList', () => {
     expect(() => keyList('T', ['a', 1])).toThrow('T: keys[1] must be a string or a Uint8Array, got number 1');
     expect(() => keyList('T', 'ab')).toThrow(/got a string/);
     expect(() => keyList('T', 5)).toThrow(/must be an iterable/);
-    expect(() => keyList('T', [, 'b'])).toThrow(/keys\[0\]/);
+    expect(() => keyList('T', [undefined, 'b'])).toThrow(/keys\[0\]/);
   });
 });

@@ -2,6 +2,7 @@ export {
   describeFalsePositiveRate,
   describeFilterLaws,
   type FilterClass,
+  type FprGrid,
   type LawfulFilter,
 } from './filter-laws.js';
 export { goldenAbsentKeys, goldenKeys, readGolden } from './golden.js';
@@ -12,6 +13,7 @@ export {
   chiSquare,
   countHits,
   type FilledShape,
+  fprLowerBoundCount,
   fprMoments,
   fprUpperBoundCount,
   occupancyVariance,

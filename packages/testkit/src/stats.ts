@@ -44,7 +44,7 @@ export function occupancyVariance(slots: number, draws: number): number {
 
 /** The shape of one (sub-)filter, for {@link fprBound}. */
 export interface FilledShape {
-  readonly layout: 'standard' | 'partitioned';
+  readonly layout: 'standard' | 'partitioned' | 'blocked';
   readonly bits: number;
   readonly hashes: number;
   /** Distinct keys added. */
@@ -59,6 +59,7 @@ export interface FilledShape {
  */
 export function fprMoments(shape: FilledShape): { mean: number; variance: number } {
   const { layout, bits, hashes: k, n } = shape;
+  if (layout === 'blocked') return blockedMoments(bits, k, n);
   const slots = layout === 'standard' ? bits : bits / k;
   const draws = layout === 'standard' ? k * n : n;
   const fill = -Math.expm1(draws * Math.log1p(-1 / slots));
@@ -76,6 +77,23 @@ export function fprMoments(shape: FilledShape): { mean: number; variance: number
  * filter's keys set, N²·Var(p), and which probes hit, N·p·(1 − p).
  */
 export function fprUpperBoundCount(shapes: readonly FilledShape[], probes: number, z = Z_999): number {
+  const { expected, sd } = falsePositiveCount(shapes, probes);
+  return expected + z * sd + 0.5;
+}
+
+/**
+ * The 99.9% lower confidence bound on the same count: a measurement below it finds too few false positives (a
+ * broken measurement, or a filter that is not the one the formula describes).
+ */
+export function fprLowerBoundCount(shapes: readonly FilledShape[], probes: number, z = Z_999): number {
+  const { expected, sd } = falsePositiveCount(shapes, probes);
+  return expected - z * sd - 0.5;
+}
+
+function falsePositiveCount(
+  shapes: readonly FilledShape[],
+  probes: number,
+): { expected: number; sd: number } {
   let mean = 0;
   let variance = 0;
   for (const shape of shapes) {
@@ -84,5 +102,30 @@ export function fprUpperBoundCount(shapes: readonly FilledShape[], probes: numbe
     variance += moments.variance;
   }
   const total = probes * mean * (1 - mean) + probes * probes * variance;
-  return probes * mean + z * Math.sqrt(total) + 0.5;
+  return { expected: probes * mean, sd: Math.sqrt(total) };
+}
+
+/**
+ * The blocked layout (blocks of 512 bits): the rate of a given filter is the mean over its B = m/512 blocks of
+ * f(J_b) = (1 − (1 − 1/512)^{k·J_b})^k, J_b ~ Poisson(λ = 512·n/m) the keys in block b. Its mean is the Poisson
+ * mixture (blockedFalsePositiveRate in core) and, the blocks' loads being nearly independent, its variance is
+ * (E[f(J)²] − E[f(J)]²) / B. (The within-block bit randomness adds less than the load's; it is left out.)
+ */
+function blockedMoments(bits: number, k: number, n: number): { mean: number; variance: number } {
+  const blockBits = 512;
+  const blocks = bits / blockBits;
+  const lambda = n / blocks;
+  const perKey = k * Math.log1p(-1 / blockBits);
+  let logTerm = -lambda;
+  let mean = 0;
+  let square = 0;
+  const last = Math.ceil(lambda + 12 * Math.sqrt(lambda) + 40);
+  for (let j = 0; j <= last; j++) {
+    if (j > 0) logTerm += Math.log(lambda) - Math.log(j);
+    const f = (-Math.expm1(perKey * j)) ** k;
+    const weight = Math.exp(logTerm);
+    mean += weight * f;
+    square += weight * f * f;
+  }
+  return { mean, variance: Math.max(0, square - mean * mean) / blocks };
 }

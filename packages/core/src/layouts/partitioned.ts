@@ -1,6 +1,6 @@
 import type { Layout } from '../layout.js';
 import { partitionedFalsePositiveRate } from '../params.js';
-import type { Geometry } from '../positions.js';
+import { type Geometry, MAX_BITS } from '../positions.js';
 
 /**
  * The partitioned layout (Almeida et al., "Scalable Bloom Filters", IPL 2007, §3): m = k·s slots in k slices of s;
@@ -21,4 +21,5 @@ export const partitionedLayout: Layout = {
     if (set >= bits) return Number.POSITIVE_INFINITY;
     return Math.log1p(-set / bits) / Math.log1p(-hashes / bits);
   },
+  maxBits: MAX_BITS,
 };

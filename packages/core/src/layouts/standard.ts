@@ -1,6 +1,6 @@
 import type { Layout } from '../layout.js';
 import { falsePositiveRate } from '../params.js';
-import type { Geometry } from '../positions.js';
+import { type Geometry, MAX_BITS } from '../positions.js';
 
 /**
  * The classic layout (Bloom, CACM 1970): each of a key's k positions anywhere in [0, m). Geometry (range m,
@@ -17,4 +17,5 @@ export const standardLayout: Layout = {
     if (set >= bits) return Number.POSITIVE_INFINITY;
     return Math.log1p(-set / bits) / (hashes * Math.log1p(-1 / bits));
   },
+  maxBits: MAX_BITS,
 };

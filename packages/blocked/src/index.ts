@@ -1,0 +1,1 @@
+export { BlockedBloomFilter } from './blocked-bloom-filter.js';
