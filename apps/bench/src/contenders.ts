@@ -1,4 +1,9 @@
-import { falsePositiveRate, murmur3x86_128Into, partitionedFalsePositiveRate } from '@bloomkit/core';
+import {
+  blockedFalsePositiveRate,
+  falsePositiveRate,
+  murmur3x86_128Into,
+  partitionedFalsePositiveRate,
+} from '@bloomkit/core';
 
 /** A key as the benchmark hands it to a contender: a URL-like string or 16 random bytes. */
 export type BenchKey = string | Uint8Array;
@@ -137,6 +142,23 @@ export const CONTENDERS: readonly Contender[] = [
           f,
           (b, o) => CountingBloomFilter.deserialize(b, o),
           (x) => falsePositiveRate(f.bits, x, f.hashes),
+        );
+      };
+    },
+  },
+  {
+    id: 'bloomkit-blocked',
+    label: 'bloomkit blocked',
+    library: 'bloomkit',
+    binary: true,
+    async load() {
+      const { BlockedBloomFilter } = await import('@bloomkit/blocked');
+      return (n, p) => {
+        const f = BlockedBloomFilter.create(n, p);
+        return bloomkit(
+          f,
+          (b, o) => BlockedBloomFilter.deserialize(b, o),
+          (x) => blockedFalsePositiveRate(f.bits, x, f.hashes),
         );
       };
     },

@@ -2,6 +2,8 @@ import type { KeyType } from './keys.js';
 
 /** One measurement: one contender on one workload, in a fresh child process. */
 export interface Job {
+  /** Which repetition this is (0-based): ratios pair the contenders of one repetition. */
+  readonly rep: number;
   readonly contender: string;
   readonly keyType: KeyType;
   readonly n: number;

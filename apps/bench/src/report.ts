@@ -77,7 +77,13 @@ const ratio = (x: number, y: number | undefined) =>
 const power = (n: number) => (Number.isInteger(Math.log10(n)) ? `10^${Math.log10(n)}` : String(n));
 
 export function workloadTitle(w: Workload): string {
-  return `${w.keyType === 'url' ? 'URL keys' : '16-byte binary keys'}, n = ${power(w.n)}, p = ${w.fpr}`;
+  const keys =
+    w.keyType === 'url'
+      ? 'URL keys'
+      : w.keyType === 'url-cons'
+        ? 'URL keys as cons strings (template literals)'
+        : '16-byte binary keys';
+  return `${keys}, n = ${power(w.n)}, p = ${w.fpr}`;
 }
 
 /** One Markdown table per workload; ratios are against the fastest peer in the same run. */
@@ -88,11 +94,12 @@ export function markdownTables(rows: readonly Row[]): string {
   const out: string[] = [];
   for (const group of byWorkload.values()) {
     const peers = group.filter(isPeer);
-    const best = (field: 'addOps' | 'hasMissOps') => Math.max(...peers.map((r) => r[field]));
+    const best = (field: 'addOps' | 'hasMissOps') =>
+      peers.length === 0 ? undefined : Math.max(...peers.map((r) => r[field]));
     out.push(`### ${workloadTitle(group[0]!.workload)}`, '');
     out.push(
       '| contender | add M/s | has (hit) M/s | has (miss) M/s | batch has M/s | add vs best peer | miss vs best peer | fpr measured | fpr predicted | bits/key | serialized | serialize MB/s | deserialize ms (in place) |',
-      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     );
     const order = new Map(CONTENDERS.map((c, i) => [c.id, i]));
     for (const r of [...group].sort((a, b) => order.get(a.contender.id)! - order.get(b.contender.id)!)) {

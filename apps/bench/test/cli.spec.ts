@@ -3,30 +3,49 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
+import { HEADLINE } from '../src/plan.js';
 
 describe('pnpm bench (tiny sizes, real child processes)', () => {
-  it('runs each contender in a child process and writes the table, raw JSON and SVG charts', async () => {
+  it('runs the quick plan at a tiny n: every headline contender in a child process, table, JSON, charts', async () => {
     const out = `${mkdtempSync(join(tmpdir(), 'bloomkit-bench-'))}/`;
-    await main([
-      '--sizes',
-      '3000',
-      '--reps',
-      '1',
-      '--only',
-      'bloomkit-standard,bloomfilter,hash-only',
-      '--out',
-      out,
-    ]);
+    await main(['--sizes', '3000', '--reps', '2', '--out', out]);
     const markdown = readFileSync(join(out, 'quick.md'), 'utf8');
     expect(markdown).toContain('### URL keys, n = 3000, p = 0.01');
     expect(markdown).toContain('| bloomkit standard |');
-    expect(markdown).toContain('### Goals');
+    expect(markdown).toContain('| standard ≥ 1.3× bloomfilter (n = 3000');
+    expect(markdown).toContain('one at a time');
     const raw = JSON.parse(readFileSync(join(out, 'quick.json'), 'utf8'));
-    // bloomkit: 2 key types × 2 targets; bloomfilter: URL keys only, 2 targets; hash only: 2 key types, first target.
-    expect(raw.measurements.length).toBe(4 + 2 + 2);
+    expect(raw.measurements.length).toBe(2 * HEADLINE.length);
+    expect(new Set(raw.measurements.map((m: { job: { rep: number } }) => m.job.rep))).toEqual(
+      new Set([0, 1]),
+    );
     for (const chart of ['throughput.svg', 'fpr.svg', 'bits-per-key.svg'])
       expect(existsSync(join(out, chart))).toBe(true);
+    // Every table's header and delimiter rows have the same number of cells, so they render.
+    for (const table of markdown.split('\n\n').filter((block) => block.startsWith('| contender'))) {
+      const [header, delimiter] = table.split('\n');
+      expect(delimiter!.split('|').length).toBe(header!.split('|').length);
+    }
   }, 120_000);
+
+  it('prints help, and refuses a typo in --only before measuring or writing anything', async () => {
+    let printed = '';
+    const write = process.stdout.write;
+    process.stdout.write = ((text: string) => {
+      printed += text;
+      return true;
+    }) as typeof process.stdout.write;
+    try {
+      await main(['--help']);
+    } finally {
+      process.stdout.write = write;
+    }
+    expect(printed).toContain('Usage: pnpm bench');
+    expect(printed).toContain('bloomkit-standard');
+    await expect(main(['--only', 'bloomkit-standrad'])).rejects.toThrow(
+      /unknown contender bloomkit-standrad/,
+    );
+  });
 
   it('rejects unknown options and bad values', async () => {
     await expect(main(['--bogus'])).rejects.toThrow(/unknown option --bogus/);
@@ -40,6 +59,6 @@ describe('pnpm bench --from', () => {
     const saved = new URL('../results/quick.json', import.meta.url).pathname;
     await main(['--from', saved, '--out', out]);
     const svg = readFileSync(join(out, 'throughput.svg'), 'utf8');
-    expect(svg).toContain('bloom-filters ScalableBloomFilter');
+    expect(svg).toContain('bloomkit standard');
   });
 });

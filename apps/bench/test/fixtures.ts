@@ -8,6 +8,7 @@ export function measurement(
 ): Measurement {
   return {
     job: {
+      rep: 0,
       contender,
       keyType: 'url',
       n: 1_000_000,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { binaryKeys, urlKeys } from '../src/keys.js';
+import { asLines, binaryKeys, makeKeys, urlKeys } from '../src/keys.js';
 
 describe('benchmark keys', () => {
   it('are deterministic, distinct, and never shared between present and absent', () => {
@@ -13,10 +13,17 @@ describe('benchmark keys', () => {
     expect(new Set(bytes.map((k) => Buffer.from(k).toString('hex'))).size).toBe(1000);
   });
 
-  it('look like a crawler frontier: about 60 characters', () => {
-    const keys = urlKeys(1000, 'present');
+  it('look like a crawler frontier: 32 to 47 characters', () => {
+    const keys = urlKeys(10_000, 'present');
     const mean = keys.reduce((sum, k) => sum + k.length, 0) / keys.length;
-    expect(mean).toBeGreaterThan(50);
-    expect(mean).toBeLessThan(75);
+    expect(Math.min(...keys.map((k) => k.length))).toBeGreaterThanOrEqual(32);
+    expect(Math.max(...keys.map((k) => k.length))).toBeLessThanOrEqual(47);
+    expect(mean).toBeGreaterThan(35);
+  });
+
+  it('arrive as flat strings decoded from one buffer, the same text as the cons-string workload', () => {
+    const flat = makeKeys('url', 1000, 'present');
+    expect(flat).toEqual(makeKeys('url-cons', 1000, 'present'));
+    expect(asLines(['a', '', 'héllo'])).toEqual(['a', '', 'héllo']);
   });
 });

@@ -1,21 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { contendersFor, jobs, makePlan } from '../src/plan.js';
+import { contendersFor, HEADLINE, jobs, makePlan } from '../src/plan.js';
 
 describe('plan', () => {
-  it('quick covers URL and binary keys at 10^5 and 10^6, p = 0.01 and 0.001; full adds 10^7', () => {
+  it('quick runs the headline goals only: the kinds and the peer at 10^6, the in-cache case at 10^5', () => {
     const quick = makePlan('quick');
     expect(quick.workloads.map((w) => `${w.keyType}/${w.n}/${w.fpr}`)).toEqual([
-      'url/100000/0.01',
-      'url/100000/0.001',
       'url/1000000/0.01',
-      'url/1000000/0.001',
-      'binary/100000/0.01',
-      'binary/100000/0.001',
-      'binary/1000000/0.01',
-      'binary/1000000/0.001',
+      'url/100000/0.01',
     ]);
-    expect(makePlan('full').workloads.some((w) => w.n === 10_000_000)).toBe(true);
-    expect(quick.repetitions).toBeGreaterThanOrEqual(3);
+    expect(quick.workloads[0]!.contenders).toEqual(HEADLINE);
+    expect(contendersFor(quick.workloads[1]!, 0.01).map((c) => c.id)).toEqual([
+      'bloomkit-standard',
+      'bloomfilter',
+      'hash-only',
+    ]);
+    expect([quick.repetitions, quick.concurrency]).toEqual([5, 1]);
+    // Every measurement once per repetition, one at a time: 7 + 3 jobs a repetition.
+    expect(jobs(quick).length).toBe(5 * (HEADLINE.length + 3));
+  });
+
+  it('full covers URL (flat and cons) and binary keys at 10^5 to 10^7, p = 0.01 and 0.001', () => {
+    const full = makePlan('full');
+    const names = full.workloads.map((w) => `${w.keyType}/${w.n}/${w.fpr}`);
+    expect(names).toContain('url/10000000/0.001');
+    expect(names).toContain('binary/100000/0.01');
+    expect(names).toContain('url-cons/1000000/0.01');
+    // 10^7 keys: only the memory-bound comparison (blocked, standard, the peer, the hash floor).
+    for (const w of full.workloads) expect(w.contenders !== undefined).toBe(w.n === 10_000_000);
   });
 
   it('gives binary keys only to contenders that take them, and runs p-independent baselines once', () => {
@@ -30,7 +41,7 @@ describe('plan', () => {
   });
 
   it('interleaves contenders and rotates their order between repetitions', () => {
-    const plan = makePlan('quick', [1000], 3);
+    const plan = makePlan('full', [1000], 3);
     const all = jobs(plan);
     const firstOfEachRep = [0, 1, 2].map((rep) => all[rep * (all.length / 3)]!.contender);
     expect(new Set(firstOfEachRep).size).toBe(3);

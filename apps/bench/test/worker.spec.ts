@@ -4,6 +4,7 @@ import { measure } from '../src/worker.js';
 describe('measure (in process)', () => {
   it('fills, probes, measures the rate and round-trips a bloomkit filter', async () => {
     const result = await measure({
+      rep: 0,
       contender: 'bloomkit-standard',
       keyType: 'binary',
       n: 20_000,
@@ -24,6 +25,7 @@ describe('measure (in process)', () => {
 
   it('reports a capped fill instead of a rate it did not measure', async () => {
     const result = await measure({
+      rep: 0,
       contender: 'mnemonist',
       keyType: 'url',
       n: 50_000,
