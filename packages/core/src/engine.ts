@@ -16,8 +16,11 @@ import { encodeSingleFilter } from './single-filter-codec.js';
 import type { FilterStore } from './storage.js';
 import { keyList } from './validate.js';
 
+/** Keys hashed ahead in addAll and hasMany before their slots are touched. */
+const BATCH = 256;
+
 /**
- * The one engine behind every single filter (standard, partitioned, counting): a key is hashed once
+ * The one engine behind every single filter (standard, partitioned, counting, blocked): a key is hashed once
  * (murmur3.ts), its k positions follow from the kind's layout (positions.ts), and the store marks or reads them
  * (bit-array.ts or counter-array.ts). The kind packages add only what is theirs: sizing by `create`, reading their
  * bytes, and (counting) delete.
@@ -31,9 +34,6 @@ import { keyList } from './validate.js';
  * results so a half-full filter costs no mispredicted branch per position; `has` stops at the first empty slot.
  * Wider ranges go through {@link derivePositions}. Nothing is allocated per key.
  */
-/** Keys hashed ahead in addAll and hasMany before their slots are touched. */
-const BATCH = 256;
-
 export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
   readonly bits: number;
   readonly hashes: number;
@@ -46,8 +46,7 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
   protected readonly kind: KindRecord;
   /** Adds that returned true (saturating at 2^53 − 1). */
   protected counted: number;
-  /** Position geometry (FORMAT.md §5): offsets in [0, range), interval i starting at i·stride. */
-  /** Where positions fall (FORMAT.md §5), from the layout. */
+  /** Where positions fall (FORMAT.md §5), from the layout: offsets in [0, range), interval i at i·stride. */
   protected readonly geometry: Geometry;
   private readonly stride: number;
   /** σ = range × 2^-32 for the narrow reduction (positions.ts). */
