@@ -19,8 +19,8 @@ function usedBytes(): number {
 export async function measure(job: Job): Promise<Measurement> {
   const contender = contenderById(job.contender);
   const build = await contender.load();
-  const present = prepareKeys(contender, makeKeys(job.keyType, job.n, 'present'));
-  const absent = prepareKeys(contender, makeKeys(job.keyType, job.absentKeys, 'absent'));
+  let present = prepareKeys(contender, makeKeys(job.keyType, job.n, 'present'));
+  let absent = prepareKeys(contender, makeKeys(job.keyType, job.absentKeys, 'absent'));
 
   // Warm-up on a separate, smaller instance.
   const warmCount = Math.min(job.n, 20_000);
@@ -52,6 +52,12 @@ export async function measure(job: Job): Promise<Measurement> {
   const misses = timed(absent, job.probeBudgetMs, (k) => instance.has(k));
   const batchHasOps =
     instance.hasMany === undefined ? null : batchRate(instance.hasMany, present, absent, job);
+  const absentProbed = misses.done;
+  // The keys are done with: let them go before timing serialize, whose allocations would otherwise make every
+  // major GC mark millions of live key strings (that measured the GC, at a quarter of the real speed).
+  present = [];
+  absent = [];
+  gc?.();
 
   let serializedBytes: number | null = null;
   let serializeMBps: number | null = null;
@@ -80,7 +86,7 @@ export async function measure(job: Job): Promise<Measurement> {
     hasMissOps: (misses.done / misses.ms) * 1000,
     batchHasOps,
     measuredFpr: capped || contender.library === 'hash only' ? null : misses.hits / misses.done,
-    absentProbed: misses.done,
+    absentProbed,
     predictedFpr: capped || predicted === undefined ? null : predicted,
     nominalBitsPerKey: nominal === undefined ? null : nominal / job.n,
     // Heap growth is only meaningful for the exact Set (millions of small objects); a filter's memory is its
