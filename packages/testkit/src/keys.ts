@@ -17,12 +17,27 @@ export function prng(seed: number): () => number {
 
 /** `count` distinct URL-like keys; different `namespace`s never collide (hosts differ). */
 export function urlKeys(count: number, namespace: string, seed = 1): string[] {
+  for (const chunk of urlKeyChunks(count, namespace, seed, count)) return chunk;
+  return [];
+}
+
+/** The keys of {@link urlKeys}, in order, `chunk` at a time: a test of 10^7 keys need not hold them all. */
+export function* urlKeyChunks(
+  count: number,
+  namespace: string,
+  seed: number,
+  chunk: number,
+): Generator<string[]> {
   const next = prng(seed);
-  const keys = new Array<string>(count);
-  for (let i = 0; i < count; i++) {
-    keys[i] = `https://${namespace}.example.com/${next().toString(36)}/item/${i}?ref=${next().toString(16)}`;
+  for (let start = 0; start < count; start += chunk) {
+    const keys = new Array<string>(Math.min(chunk, count - start));
+    for (let j = 0; j < keys.length; j++) {
+      const i = start + j;
+      keys[j] =
+        `https://${namespace}.example.com/${next().toString(36)}/item/${i}?ref=${next().toString(16)}`;
+    }
+    yield keys;
   }
-  return keys;
 }
 
 /**
