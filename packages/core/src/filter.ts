@@ -63,6 +63,39 @@ export interface SeedOption {
    * the serialized form. Default {@link DEFAULT_SEED}.
    */
   readonly seed?: number | 'random';
+  /**
+   * The most memory, in bytes, the filter's bits or counters may take: a filter that would need more is refused
+   * with an InvalidArgumentError that says how many bytes it asked for, before anything is allocated. A guard
+   * against a size computed from untrusted input (10^12 keys at 10^-12 would reserve 6.7 TB). An integer in
+   * [1, 2^53 − 1]; default {@link DEFAULT_MAX_BYTES} (4 GiB). Not stored in the serialized form.
+   */
+  readonly maxBytes?: number | undefined;
+}
+
+/** The default {@link SeedOption.maxBytes}: 4 GiB, a filter for ~3.5·10^9 keys at 1%. */
+export const DEFAULT_MAX_BYTES: number = 2 ** 32;
+
+/**
+ * Refuses a store of `bytes` bytes when it exceeds `maxBytes` (default {@link DEFAULT_MAX_BYTES}), naming the
+ * request; checked before anything is allocated.
+ */
+export function checkAllocation(where: string, bytes: number, maxBytes: unknown): void {
+  const limit =
+    maxBytes === undefined
+      ? DEFAULT_MAX_BYTES
+      : typeof maxBytes === 'number' && Number.isSafeInteger(maxBytes) && maxBytes >= 1
+        ? maxBytes
+        : undefined;
+  if (limit === undefined) {
+    throw new InvalidArgumentError(
+      `${where}: maxBytes must be an integer in [1, 2^53 - 1], got ${describe(maxBytes)}`,
+    );
+  }
+  if (bytes > limit) {
+    throw new InvalidArgumentError(
+      `${where}: the filter needs ${bytes} bytes, more than maxBytes (${limit}); pass a larger maxBytes to allow it`,
+    );
+  }
 }
 
 /** Options for reading a serialized filter. */

@@ -8,7 +8,13 @@ export {
   InvalidArgumentError,
   UnsupportedVersionError,
 } from './errors.js';
-export { type BloomFilter, DEFAULT_SEED, type DeserializeOptions, type SeedOption } from './filter.js';
+export {
+  type BloomFilter,
+  DEFAULT_MAX_BYTES,
+  DEFAULT_SEED,
+  type DeserializeOptions,
+  type SeedOption,
+} from './filter.js';
 export { FORMAT_VERSION } from './format.js';
 export { type FilterHeader, readHeader } from './header.js';
 export type { Key } from './key.js';

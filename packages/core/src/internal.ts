@@ -4,7 +4,7 @@ export { BitArray, popcount32, type StorageOptions } from './bit-array.js';
 export { crc32c } from './checksum.js';
 export { COUNTER_BITS, CounterArray, type CounterBits } from './counter-array.js';
 export { BloomEngine } from './engine.js';
-export { readDeserializeOptions, readFlag, readOptions, resolveSeed } from './filter.js';
+export { checkAllocation, readDeserializeOptions, readFlag, readOptions, resolveSeed } from './filter.js';
 export {
   decodeFilterParams,
   encodeFilterParams,

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from './errors.js';
-import { readOptions, resolveSeed, type SeedOption } from './filter.js';
+import { checkAllocation, readOptions, resolveSeed, type SeedOption } from './filter.js';
 import type { KindRecord } from './kinds.js';
 import { MAX_HASHES } from './params.js';
 import { chooseShape } from './sizing.js';
@@ -39,8 +39,15 @@ export interface ResolvedState<S> {
   readonly fpr: number | undefined;
 }
 
-/** Validates `{ bits, hashes, seed }` for `kind`; rounds m up to a multiple of the layout's unit. */
-export function resolveShape(kind: KindRecord, options: FilterShapeOptions): ResolvedShape {
+/**
+ * Validates `{ bits, hashes, seed }` for `kind`; rounds m up to a multiple of the layout's unit. When the caller is
+ * about to allocate the store (`allocating`, with the bits per slot), also checks its size against `maxBytes`.
+ */
+export function resolveShape(
+  kind: KindRecord,
+  options: FilterShapeOptions,
+  allocating?: { readonly bitsPerSlot: number },
+): ResolvedShape {
   const where = `new ${kind.className}`;
   if (typeof options !== 'object' || options === null) {
     throw new InvalidArgumentError(
@@ -53,6 +60,9 @@ export function resolveShape(kind: KindRecord, options: FilterShapeOptions): Res
   const bits = Math.ceil(checkInteger(where, 'bits', options.bits, 1, max) / unit) * unit;
   if (bits > max) {
     throw new InvalidArgumentError(`${where}: bits rounded up to a multiple of ${unit} exceeds ${max}`);
+  }
+  if (allocating !== undefined) {
+    checkAllocation(where, Math.ceil((bits * allocating.bitsPerSlot) / 8), options.maxBytes);
   }
   return { bits, hashes, seed: resolveSeed(where, options.seed) };
 }
@@ -83,9 +93,18 @@ export function planShape(
   capacity: number,
   fpr: number,
   options: SeedOption | undefined,
-): ResolvedShape & { capacity: number; fpr: number } {
+  bitsPerSlot = 1,
+): ResolvedShape & { capacity: number; fpr: number; maxBytes: number | undefined } {
   const where = `${kind.className}.create`;
-  const seedOption = readOptions(where, options);
+  const o = readOptions(where, options);
   const shape = chooseShape(capacity, fpr, kind.layout, where, kind.layout.maxBits);
-  return { bits: shape.bits, hashes: shape.hashes, seed: resolveSeed(where, seedOption.seed), capacity, fpr };
+  checkAllocation(where, Math.ceil((shape.bits * bitsPerSlot) / 8), o.maxBytes);
+  return {
+    bits: shape.bits,
+    hashes: shape.hashes,
+    seed: resolveSeed(where, o.seed),
+    capacity,
+    fpr,
+    maxBytes: o.maxBytes,
+  };
 }

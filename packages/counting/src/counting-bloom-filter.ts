@@ -74,12 +74,16 @@ export class CountingBloomFilter extends BloomEngine<CounterArray> {
    * existing counters, as `deserialize` and `union` do.
    */
   constructor(options: CountingShapeOptions, state?: FilterState<CounterArray>) {
-    const shape = resolveShape(KIND, options);
     const width = checkOneOf<CounterBits>(
       `new ${KIND.className}`,
       'counterBits',
-      options.counterBits ?? DEFAULT_COUNTER_BITS,
+      options?.counterBits ?? DEFAULT_COUNTER_BITS,
       COUNTER_BITS,
+    );
+    const shape = resolveShape(
+      KIND,
+      options,
+      state?.storage === undefined ? { bitsPerSlot: width } : undefined,
     );
     const resolved = resolveState(KIND, state);
     const storage = resolved.storage ?? new CounterArray(shape.bits, width);
@@ -105,7 +109,7 @@ export class CountingBloomFilter extends BloomEngine<CounterArray> {
       o.counterBits ?? DEFAULT_COUNTER_BITS,
       COUNTER_BITS,
     );
-    const plan = planShape(KIND, capacity, fpr, o);
+    const plan = planShape(KIND, capacity, fpr, o, counterBits);
     return new CountingBloomFilter({ ...plan, counterBits }, { capacity: plan.capacity, fpr: plan.fpr });
   }
 

@@ -1,14 +1,17 @@
 import {
   BloomError,
   type BloomFilter,
+  chooseShape,
   type DeserializeOptions,
   FilterKind,
   FormatError,
   IncompatibleFiltersError,
   type Key,
+  partitionedLayout,
   type SeedOption,
 } from '@bloomkit/core';
 import {
+  checkAllocation,
   decodeEnvelope,
   encodeEnvelope,
   hashInto,
@@ -72,8 +75,17 @@ export class ScalableBloomFilter implements BloomFilter {
   private readonly filters: PartitionedBloomFilter[];
   private counted: number;
   private readonly hash = new Int32Array(4);
+  /** The memory limit of the whole chain (SeedOption.maxBytes; undefined: the default). Not serialized. */
+  private readonly maxBytes: number | undefined;
 
-  private constructor(schedule: Schedule, seed: number, filters: PartitionedBloomFilter[], count: number) {
+  private constructor(
+    schedule: Schedule,
+    seed: number,
+    filters: PartitionedBloomFilter[],
+    count: number,
+    maxBytes: number | undefined,
+  ) {
+    this.maxBytes = maxBytes;
     this.initialCapacity = schedule.initialCapacity;
     this.fpr = schedule.fpr;
     this.growth = schedule.growth;
@@ -97,17 +109,24 @@ export class ScalableBloomFilter implements BloomFilter {
       tightening: o.tightening ?? DEFAULT_TIGHTENING,
     } as Schedule);
     const seed = resolveSeed(where, o.seed);
-    const first = PartitionedBloomFilter.create(subCapacity(schedule, 0), subFprs(schedule, 1)[0]!, { seed });
-    return new ScalableBloomFilter(schedule, seed, [first], 0);
+    const first = PartitionedBloomFilter.create(subCapacity(schedule, 0), subFprs(schedule, 1)[0]!, {
+      seed,
+      ...(o.maxBytes === undefined ? {} : { maxBytes: o.maxBytes }),
+    });
+    return new ScalableBloomFilter(schedule, seed, [first], 0, o.maxBytes);
   }
 
   /**
    * Reads a filter written by {@link serialize}: the outer envelope and every nested sub-filter are checked
    * (kind, seed, the capacity and rate the schedule gives sub-filter i, lengths, checksums) before use.
    */
-  static deserialize(bytes: Uint8Array | ArrayBuffer, options?: DeserializeOptions): ScalableBloomFilter {
+  static deserialize(
+    bytes: Uint8Array | ArrayBuffer,
+    options?: DeserializeOptions & Pick<SeedOption, 'maxBytes'>,
+  ): ScalableBloomFilter {
     const where = `${NAME}.deserialize`;
     const read = readDeserializeOptions(where, options);
+    if (options?.maxBytes !== undefined) checkAllocation(where, 0, options.maxBytes);
     const envelope = decodeEnvelope(bytes, {
       expectedKind: FilterKind.Scalable,
       verifyChecksum: read.verifyChecksum,
@@ -154,7 +173,7 @@ export class ScalableBloomFilter implements BloomFilter {
     if (offset !== payload.length) {
       throw new FormatError(`${where}: ${payload.length - offset} bytes after the last sub-filter`);
     }
-    return new ScalableBloomFilter(params, envelope.seed, filters, params.count);
+    return new ScalableBloomFilter(params, envelope.seed, filters, params.count, options?.maxBytes);
   }
 
   /** Distinct keys added. */
@@ -277,7 +296,7 @@ export class ScalableBloomFilter implements BloomFilter {
       merged.push(sub);
     }
     const count = Math.max(this.counted, other.counted, Math.round(merged.reduce((n, f) => n + f.count, 0)));
-    return new ScalableBloomFilter(this.schedule(), this.seed, merged, count) as this;
+    return new ScalableBloomFilter(this.schedule(), this.seed, merged, count, this.maxBytes) as this;
   }
 
   /**
@@ -292,7 +311,7 @@ export class ScalableBloomFilter implements BloomFilter {
       );
     }
     const sub = this.filters[0]!.intersect(other.filters[0]!);
-    return new ScalableBloomFilter(this.schedule(), this.seed, [sub], sub.count) as this;
+    return new ScalableBloomFilter(this.schedule(), this.seed, [sub], sub.count, this.maxBytes) as this;
   }
 
   clone(): this {
@@ -301,6 +320,7 @@ export class ScalableBloomFilter implements BloomFilter {
       this.seed,
       this.filters.map((filter) => filter.clone()),
       this.counted,
+      this.maxBytes,
     ) as this;
   }
 
@@ -365,12 +385,27 @@ export class ScalableBloomFilter implements BloomFilter {
     return false;
   }
 
+  /**
+   * Chains sub-filter i, or throws a BloomError (changing nothing) when the schedule cannot go on or the chain
+   * would outgrow `maxBytes`: then the filter is full at its limit, and says how many bytes the next step needs.
+   */
   private grow(): PartitionedBloomFilter {
+    const where = `${NAME}.add`;
     const i = this.filters.length;
-    checkGrowth(`${NAME}.add`, this, i + 1, BloomError);
-    const next = PartitionedBloomFilter.create(subCapacity(this, i), subFprs(this, i + 1)[i]!, {
-      seed: this.seed,
-    });
+    checkGrowth(where, this, i + 1, BloomError);
+    const capacity = subCapacity(this, i);
+    const rate = subFprs(this, i + 1)[i]!;
+    const needed = Math.ceil(chooseShape(capacity, rate, partitionedLayout, where).bits / 8);
+    let held = 0;
+    for (const filter of this.filters) held += Math.ceil(filter.bits / 8);
+    try {
+      checkAllocation(where, held + needed, this.maxBytes);
+    } catch (error) {
+      throw new BloomError(
+        `${where}: growing to sub-filter ${i} (${capacity} keys) needs ${needed} more bytes, ${held + needed} in all: ${(error as Error).message.replace(`${where}: `, '')}`,
+      );
+    }
+    const next = PartitionedBloomFilter.create(capacity, rate, { seed: this.seed, maxBytes: needed });
     this.filters.push(next);
     return next;
   }

@@ -1,4 +1,5 @@
 import {
+  BloomError,
   FormatError,
   IncompatibleFiltersError,
   InvalidArgumentError,
@@ -217,5 +218,31 @@ describe('ScalableBloomFilter', () => {
     for (let cut = 0; cut < bytes.length; cut += 7) {
       expect(() => ScalableBloomFilter.deserialize(bytes.subarray(0, cut))).toThrow(FormatError);
     }
+  });
+});
+
+describe('ScalableBloomFilter memory limit (maxBytes)', () => {
+  it('stops growing at maxBytes with an error that changes nothing and names the bytes', () => {
+    const filter = ScalableBloomFilter.create(100, 0.01, { maxBytes: 1_000 });
+    let added = 0;
+    let failure: unknown;
+    for (let i = 0; i < 10_000 && failure === undefined; i++) {
+      try {
+        if (filter.add(`key-${i}`)) added++;
+      } catch (error) {
+        failure = error;
+      }
+    }
+    expect(failure).toBeInstanceOf(BloomError);
+    expect(String(failure)).toMatch(
+      /growing to sub-filter \d+ \(\d+ keys\) needs \d+ more bytes, \d+ in all/,
+    );
+    const bytes = filter.serialize();
+    expect(() => filter.add('one more new key')).toThrow(BloomError);
+    expect(filter.serialize()).toEqual(bytes);
+    expect(filter.count).toBe(added);
+    // Reading the file back applies the reader's limit, not the writer's.
+    const reopened = ScalableBloomFilter.deserialize(bytes, { maxBytes: 10_000 });
+    expect(reopened.add('one more new key')).toBe(true);
   });
 });

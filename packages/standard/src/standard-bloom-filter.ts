@@ -29,7 +29,7 @@ export class StandardBloomFilter extends BloomEngine<BitArray> {
    * `state` (advanced) supplies existing storage and counters, as `deserialize` and `union` do.
    */
   constructor(options: FilterShapeOptions, state?: FilterState<BitArray>) {
-    const shape = resolveShape(KIND, options);
+    const shape = resolveShape(KIND, options, state?.storage === undefined ? { bitsPerSlot: 1 } : undefined);
     const resolved = resolveState(KIND, state);
     super(KIND, shape, resolved.storage ?? new BitArray(shape.bits), resolved);
   }

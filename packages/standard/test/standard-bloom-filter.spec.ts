@@ -103,3 +103,26 @@ describe('StandardBloomFilter', () => {
     expect(StandardBloomFilter.deserialize(bytes, { verifyChecksum: false }).has('in-place')).toBe(true);
   });
 });
+
+describe('StandardBloomFilter memory limit (maxBytes)', () => {
+  it('refuses, before allocating, a filter larger than maxBytes (default 4 GiB), saying how many bytes', () => {
+    expect(() => StandardBloomFilter.create(1e12, 1e-12)).toThrow(
+      /StandardBloomFilter.create: the filter needs \d+ bytes, more than maxBytes \(4294967296\)/,
+    );
+    expect(() => new StandardBloomFilter({ bits: 2 ** 48, hashes: 1 })).toThrow(
+      'new StandardBloomFilter: the filter needs 35184372088832 bytes, more than maxBytes (4294967296)',
+    );
+    expect(() => StandardBloomFilter.create(10_000, 0.01, { maxBytes: 1000 })).toThrow(/needs 11992 bytes/);
+    expect(() => StandardBloomFilter.create(10, 0.01, { maxBytes: 0 })).toThrow(
+      /maxBytes must be an integer/,
+    );
+  });
+
+  it('allows what fits, and clones, unions and reads filters without a second check', () => {
+    const filter = StandardBloomFilter.create(10_000, 0.01, { maxBytes: 11_992 });
+    filter.add('a');
+    expect(filter.clone().has('a')).toBe(true);
+    expect(filter.union(filter).has('a')).toBe(true);
+    expect(StandardBloomFilter.deserialize(filter.serialize()).has('a')).toBe(true);
+  });
+});
