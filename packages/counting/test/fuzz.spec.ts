@@ -1,0 +1,17 @@
+import { BloomError } from '@bloomkit/core';
+import { crc32c } from '@bloomkit/core/internal';
+import { describeDecoderFuzz, goldenKeys } from '@bloomkit/testkit';
+import { CountingBloomFilter } from '../src/index.js';
+
+describeDecoderFuzz({
+  name: 'CountingBloomFilter',
+  deserialize: (bytes) => CountingBloomFilter.deserialize(bytes),
+  errorClass: BloomError,
+  crc32c,
+  samples: () =>
+    ([4, 8, 16] as const).map((counterBits, i) => {
+      const filter = new CountingBloomFilter({ bits: 50 + i, hashes: 3, seed: 7, counterBits });
+      for (const key of goldenKeys().slice(0, 30)) filter.add(key);
+      return filter.serialize();
+    }),
+});
