@@ -105,9 +105,8 @@ export class CounterArray implements FilterStore<CounterArray> {
       if (value !== 0x0f) bytes[at] = byte + (1 << shift);
       return (value - 1) >>> 31;
     }
-    const value = this.get(i);
-    if (value !== this.max) this.put(i, value + 1);
-    return value === 0 ? 1 : 0;
+    // Counters saturate at 15 or more, so the new value is 1 exactly when the counter was empty.
+    return this.increment(i) === 1 ? 1 : 0;
   }
 
   /** Counters are never read as bits: undefined (see FilterStore.bitBytes). */
