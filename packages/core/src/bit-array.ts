@@ -8,6 +8,7 @@ import {
   pagesOf,
   wordView,
 } from './internal/pages.js';
+import { lengthOf } from './parts.js';
 import { MAX_BITS } from './positions.js';
 import type { FilterStore } from './storage.js';
 
@@ -40,7 +41,10 @@ export class BitArray implements FilterStore<BitArray> {
    * A zeroed array of `size` bits, or (with `bytes`) one over existing bytes, which must be exactly ⌈size / 8⌉
    * long; `copy: false` uses them in place.
    */
-  constructor(size: number, options: StorageOptions & { bytes?: Uint8Array; copy?: boolean } = {}) {
+  constructor(
+    size: number,
+    options: StorageOptions & { bytes?: Uint8Array | readonly Uint8Array[]; copy?: boolean } = {},
+  ) {
     if (!Number.isInteger(size) || size < 1 || size > MAX_BITS) {
       throw new InvalidArgumentError(`BitArray: size must be an integer in [1, 2^48], got ${size}`);
     }
@@ -48,9 +52,9 @@ export class BitArray implements FilterStore<BitArray> {
     this.size = size;
     this.byteLength = Math.ceil(size / 8);
     const { bytes } = options;
-    if (bytes !== undefined && bytes.length !== this.byteLength) {
+    if (bytes !== undefined && lengthOf(bytes) !== this.byteLength) {
       throw new InvalidArgumentError(
-        `BitArray: bytes must hold exactly ${this.byteLength} bytes for ${size} bits, got ${bytes.length}`,
+        `BitArray: bytes must hold exactly ${this.byteLength} bytes for ${size} bits, got ${lengthOf(bytes)}`,
       );
     }
     this.pages =

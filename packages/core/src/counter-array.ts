@@ -8,6 +8,7 @@ import {
   pagesEqual,
   pagesOf,
 } from './internal/pages.js';
+import { lengthOf } from './parts.js';
 import { MAX_BITS } from './positions.js';
 import type { FilterStore } from './storage.js';
 
@@ -44,7 +45,7 @@ export class CounterArray implements FilterStore<CounterArray> {
   constructor(
     size: number,
     width: CounterBits,
-    options: StorageOptions & { bytes?: Uint8Array; copy?: boolean } = {},
+    options: StorageOptions & { bytes?: Uint8Array | readonly Uint8Array[]; copy?: boolean } = {},
   ) {
     if (!Number.isInteger(size) || size < 1 || size > MAX_BITS) {
       throw new InvalidArgumentError(`CounterArray: size must be an integer in [1, 2^48], got ${size}`);
@@ -59,9 +60,9 @@ export class CounterArray implements FilterStore<CounterArray> {
     this.shift = width === 4 ? -1 : width === 8 ? 0 : 1;
     this.byteLength = Math.ceil((size * width) / 8);
     const { bytes } = options;
-    if (bytes !== undefined && bytes.length !== this.byteLength) {
+    if (bytes !== undefined && lengthOf(bytes) !== this.byteLength) {
       throw new InvalidArgumentError(
-        `CounterArray: bytes must hold exactly ${this.byteLength} bytes for ${size} ${width}-bit counters, got ${bytes.length}`,
+        `CounterArray: bytes must hold exactly ${this.byteLength} bytes for ${size} ${width}-bit counters, got ${lengthOf(bytes)}`,
       );
     }
     this.pages =

@@ -12,7 +12,7 @@ import {
   reduceNarrow,
 } from './positions.js';
 import type { FilterShapeOptions, FilterState, ResolvedShape, ResolvedState } from './shape.js';
-import { encodeSingleFilter } from './single-filter-codec.js';
+import { encodeSingleFilter, encodeSingleFilterParts } from './single-filter-codec.js';
 import type { FilterStore } from './storage.js';
 import { keyList } from './validate.js';
 
@@ -304,6 +304,11 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
   /** The filter in bloomkit's binary format (docs/FORMAT.md §3.1). */
   serialize(): Uint8Array {
     return encodeSingleFilter(this.kind, this, this.store, this);
+  }
+
+  /** The same bytes as {@link serialize} as parts; the payload parts are views of this filter's storage. */
+  serializeParts(): Uint8Array[] {
+    return encodeSingleFilterParts(this.kind, this, this.store, this);
   }
 
   /** The shape as the kind's constructor takes it, counter width included. */

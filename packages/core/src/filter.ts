@@ -48,8 +48,17 @@ export interface BloomFilter {
   clear(): void;
   /** True when both are the same kind with the same m, k, seed and contents. */
   equals(other: this): boolean;
-  /** The filter in bloomkit's binary format (docs/FORMAT.md). */
+  /**
+   * The filter in bloomkit's binary format (docs/FORMAT.md), in one array. Past one typed array's limit (4 GiB on
+   * Node 20) this throws an InvalidArgumentError that points to {@link serializeParts}.
+   */
   serialize(): Uint8Array;
+  /**
+   * The same bytes as {@link serialize}, as a list of parts to write one after another: for files of any size.
+   * The payload parts are views of the filter's own storage, not copies: write them before the filter next
+   * changes.
+   */
+  serializeParts(): Uint8Array[];
 }
 
 /** The seed used when none is given: filters built alike with default options are compatible. */

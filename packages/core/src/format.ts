@@ -1,7 +1,7 @@
 import { crc32c } from './checksum.js';
 import { FormatError, InvalidArgumentError, UnsupportedVersionError } from './errors.js';
-import { describe } from './key.js';
 import { kindById, knownKinds } from './kinds.js';
+import { type ByteSource, crc32cOfParts, gatherBytes, lengthOf, sliceParts, toParts } from './parts.js';
 
 /**
  * The envelope shared by every bloomkit filter file (docs/FORMAT.md is the normative description):
@@ -51,14 +51,19 @@ export interface EnvelopeSpec {
   readonly writePayload: (target: Uint8Array, offset: number) => void;
 }
 
-/** A decoded envelope; `params` and `payload` are views into the input (nothing is copied). */
+/** A decoded envelope; `params` and the payload parts are views into the input (nothing is copied). */
 export interface Envelope {
   readonly version: number;
   readonly kind: number;
   readonly hashAlgorithm: HashAlgorithm;
   readonly seed: number;
   readonly params: DataView;
-  readonly payload: Uint8Array;
+  /**
+   * The payload as views of the input's parts, in order: one view when the input is one array (or the payload
+   * lies within one part).
+   */
+  readonly payload: readonly Uint8Array[];
+  readonly payloadLength: number;
   /** Bytes the envelope occupies, checksum included. */
   readonly byteLength: number;
 }
@@ -89,48 +94,78 @@ export function encodeEnvelope(spec: EnvelopeSpec): Uint8Array {
 
 /** Writes a complete envelope into `target` at `offset`; returns the bytes written. */
 export function writeEnvelope(spec: EnvelopeSpec, target: Uint8Array, offset: number): number {
-  const { params, payloadLength } = spec;
+  const head = encodeHead(spec.kind, spec.seed, spec.params, spec.payloadLength);
+  const length = envelopeLength(spec.params.length, spec.payloadLength);
+  target.set(head, offset);
+  spec.writePayload(target, offset + head.length);
+  const end = offset + length - CHECKSUM_BYTES;
+  new DataView(target.buffer, target.byteOffset + end, CHECKSUM_BYTES).setUint32(
+    0,
+    crc32c(target.subarray(offset, end)),
+    true,
+  );
+  return length;
+}
+
+/**
+ * An envelope as a list of parts whose concatenation is the file: the header with the params, the payload parts
+ * as given (not copied), and the checksum. What a writer of files past one typed array's 4 GiB streams out.
+ */
+export function encodeEnvelopeParts(
+  spec: Omit<EnvelopeSpec, 'payloadLength' | 'writePayload'> & { readonly payload: readonly Uint8Array[] },
+): Uint8Array[] {
+  let payloadLength = 0;
+  for (const part of spec.payload) payloadLength += part.length;
+  const head = encodeHead(spec.kind, spec.seed, spec.params, payloadLength);
+  const crc = crc32cOfParts(spec.payload, crc32c(head));
+  const tail = new Uint8Array(CHECKSUM_BYTES);
+  new DataView(tail.buffer).setUint32(0, crc, true);
+  return [head, ...spec.payload, tail];
+}
+
+/** The header (§1) followed by the params. */
+function encodeHead(kind: number, seed: number, params: Uint8Array, payloadLength: number): Uint8Array {
   if (params.length % 8 !== 0 || params.length > 0xfff8) {
     throw new InvalidArgumentError(
       `encodeEnvelope: params length must be a multiple of 8 up to 65528, got ${params.length}`,
     );
   }
-  const length = envelopeLength(params.length, payloadLength);
-  const view = new DataView(target.buffer, target.byteOffset + offset, length);
-  for (let i = 0; i < 4; i++) view.setUint8(i, MAGIC[i]!);
+  const head = new Uint8Array(HEADER_BYTES + params.length);
+  const view = new DataView(head.buffer);
+  head.set(MAGIC, 0);
   view.setUint8(4, FORMAT_VERSION);
-  view.setUint8(5, spec.kind);
+  view.setUint8(5, kind);
   view.setUint8(6, HashAlgorithm.Murmur3x86_128);
   view.setUint8(7, 0);
-  view.setUint32(8, spec.seed, true);
+  view.setUint32(8, seed, true);
   view.setUint16(12, params.length, true);
   view.setUint16(14, 0, true);
   setUint64(view, 16, payloadLength);
-  target.set(params, offset + HEADER_BYTES);
-  spec.writePayload(target, offset + HEADER_BYTES + params.length);
-  const end = offset + length - CHECKSUM_BYTES;
-  view.setUint32(length - CHECKSUM_BYTES, crc32c(target.subarray(offset, end)), true);
-  return length;
+  head.set(params, HEADER_BYTES);
+  return head;
 }
 
 /**
- * Reads and checks an envelope at the start of `bytes`: magic, version, kind, hash algorithm, flags, every length
- * against `bytes.length`, and (unless disabled) the checksum. Throws {@link UnsupportedVersionError} for a newer
- * version and {@link FormatError} for anything else wrong.
+ * Reads and checks an envelope at the start of `input` (one array, an ArrayBuffer, or a list of parts): magic,
+ * version, kind, hash algorithm, flags, every length against the input's length, and (unless disabled) the
+ * checksum. Throws {@link UnsupportedVersionError} for a newer version and {@link FormatError} for anything else
+ * wrong. Nothing is allocated in proportion to what the header announces.
  */
-export function decodeEnvelope(input: Uint8Array | ArrayBuffer, options: DecodeOptions = {}): Envelope {
+export function decodeEnvelope(input: ByteSource, options: DecodeOptions = {}): Envelope {
   const where = options.where ?? 'decodeEnvelope';
-  const bytes = asBytes(input, where);
-  if (bytes.length < MIN_ENVELOPE_BYTES) {
+  const parts = toParts(input, where);
+  const total = lengthOf(parts);
+  if (total < MIN_ENVELOPE_BYTES) {
     throw new FormatError(
-      `${where}: input is ${bytes.length} bytes, shorter than the smallest filter file (${MIN_ENVELOPE_BYTES} bytes)`,
+      `${where}: input is ${total} bytes, shorter than the smallest filter file (${MIN_ENVELOPE_BYTES} bytes)`,
     );
   }
+  const header = gatherBytes(parts, 0, HEADER_BYTES);
   for (let i = 0; i < 4; i++) {
-    if (bytes[i] !== MAGIC[i])
+    if (header[i] !== MAGIC[i])
       throw new FormatError(`${where}: not a bloomkit filter (magic bytes are not "BLMK")`);
   }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  const view = new DataView(header.buffer, header.byteOffset, HEADER_BYTES);
   const version = view.getUint8(4);
   if (version > FORMAT_VERSION) {
     throw new UnsupportedVersionError(
@@ -162,48 +197,37 @@ export function decodeEnvelope(input: Uint8Array | ArrayBuffer, options: DecodeO
   if (view.getUint16(14, true) !== 0)
     throw new FormatError(`${where}: reserved header bytes 14-15 must be 0`);
   const payloadLength = getUint64(view, 16, where, 'payload length');
-  const available = bytes.length - MIN_ENVELOPE_BYTES;
+  const available = total - MIN_ENVELOPE_BYTES;
   if (paramsLength > available || payloadLength > available - paramsLength) {
     throw new FormatError(
       `${where}: header announces ${paramsLength} params bytes and ${payloadLength} payload bytes, but only ${available} bytes follow the header (truncated?)`,
     );
   }
   const byteLength = envelopeLength(paramsLength, payloadLength);
-  if (byteLength !== bytes.length && !options.allowTrailing) {
-    throw new FormatError(
-      `${where}: ${bytes.length - byteLength} unexpected bytes after the filter's checksum`,
-    );
+  if (byteLength !== total && !options.allowTrailing) {
+    throw new FormatError(`${where}: ${total - byteLength} unexpected bytes after the filter's checksum`);
   }
   if (options.verifyChecksum ?? true) {
-    const stored = view.getUint32(byteLength - CHECKSUM_BYTES, true);
-    const actual = crc32c(bytes.subarray(0, byteLength - CHECKSUM_BYTES));
+    const trailer = gatherBytes(parts, byteLength - CHECKSUM_BYTES, CHECKSUM_BYTES);
+    const stored = new DataView(trailer.buffer, trailer.byteOffset, CHECKSUM_BYTES).getUint32(0, true);
+    const actual = crc32cOfParts(sliceParts(parts, 0, byteLength - CHECKSUM_BYTES));
     if (stored !== actual) {
       throw new FormatError(
         `${where}: checksum mismatch (stored 0x${hex32(stored)}, computed 0x${hex32(actual)}): the bytes are corrupt`,
       );
     }
   }
-  const paramsStart = HEADER_BYTES;
-  const payloadStart = paramsStart + paramsLength;
+  const params = gatherBytes(parts, HEADER_BYTES, paramsLength);
   return {
     version,
     kind,
     hashAlgorithm: hashAlgorithm as HashAlgorithm,
     seed,
-    params: new DataView(bytes.buffer, bytes.byteOffset + paramsStart, paramsLength),
-    payload: bytes.subarray(payloadStart, payloadStart + payloadLength),
+    params: new DataView(params.buffer, params.byteOffset, paramsLength),
+    payload: sliceParts(parts, HEADER_BYTES + paramsLength, payloadLength),
+    payloadLength,
     byteLength,
   };
-}
-
-/**
- * The input as bytes: a Uint8Array as is, an ArrayBuffer (what `fetch` and `FileReader` give) as a view of it.
- * Anything else is refused with a FormatError that says what was received.
- */
-export function asBytes(input: unknown, where: string): Uint8Array {
-  if (input instanceof Uint8Array) return input;
-  if (input instanceof ArrayBuffer) return new Uint8Array(input);
-  throw new FormatError(`${where}: input must be a Uint8Array or an ArrayBuffer, got ${describe(input)}`);
 }
 
 /** Writes a non-negative safe integer as u64 little-endian. */

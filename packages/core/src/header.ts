@@ -1,5 +1,6 @@
 import { type DecodeOptions, decodeEnvelope } from './format.js';
 import { kindById } from './kinds.js';
+import type { ByteSource } from './parts.js';
 
 /** What the header of any bloomkit file says (docs/FORMAT.md §1), and whether its checksum was verified. */
 export interface FilterHeader {
@@ -27,7 +28,7 @@ export interface FilterHeader {
  * are checked by its class's `deserialize`.
  */
 export function readHeader(
-  bytes: Uint8Array | ArrayBuffer,
+  bytes: ByteSource,
   options: Pick<DecodeOptions, 'verifyChecksum'> = {},
 ): FilterHeader {
   const verifyChecksum = options.verifyChecksum !== false;
@@ -40,7 +41,7 @@ export function readHeader(
     className: record.className,
     seed: envelope.seed,
     paramsLength: envelope.params.byteLength,
-    payloadLength: envelope.payload.length,
+    payloadLength: envelope.payloadLength,
     byteLength: envelope.byteLength,
     checksumVerified: verifyChecksum,
   };

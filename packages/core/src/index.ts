@@ -33,5 +33,6 @@ export {
   optimalHashes,
   partitionedFalsePositiveRate,
 } from './params.js';
+export type { ByteSource } from './parts.js';
 export { derivePositions, type Geometry, MAX_BITS } from './positions.js';
 export { capacityFor, chooseShape, type FilterShape } from './sizing.js';

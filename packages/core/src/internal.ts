@@ -12,13 +12,13 @@ export {
   type FilterParams,
 } from './filter-params.js';
 export {
-  asBytes,
   CHECKSUM_BYTES,
   type DecodeOptions,
   decodeEnvelope,
   type Envelope,
   type EnvelopeSpec,
   encodeEnvelope,
+  encodeEnvelopeParts,
   envelopeLength,
   getUint64,
   HEADER_BYTES,
@@ -29,6 +29,7 @@ export {
 export { assertKey, describe } from './key.js';
 export { KINDS, type KindRecord, kindById } from './kinds.js';
 export { hashInto } from './murmur3.js';
+export { type ByteSource, gatherBytes, lengthOf, sliceParts, toParts } from './parts.js';
 export {
   type FilterShapeOptions,
   type FilterState,
@@ -38,6 +39,11 @@ export {
   resolveShape,
   resolveState,
 } from './shape.js';
-export { type DecodedSingleFilter, decodeSingleFilter, encodeSingleFilter } from './single-filter-codec.js';
+export {
+  checkOneArray,
+  type DecodedSingleFilter,
+  decodeSingleFilter,
+  encodeSingleFilter,
+} from './single-filter-codec.js';
 export type { FilterStore } from './storage.js';
 export { checkInteger, checkOneOf, checkOpenInterval, keyList } from './validate.js';

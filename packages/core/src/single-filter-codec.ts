@@ -1,10 +1,11 @@
 import { BitArray } from './bit-array.js';
 import { CounterArray, type CounterBits } from './counter-array.js';
-import { FormatError } from './errors.js';
+import { FormatError, InvalidArgumentError } from './errors.js';
 import { type DeserializeOptions, readDeserializeOptions } from './filter.js';
 import { decodeFilterParams, encodeFilterParams } from './filter-params.js';
-import { decodeEnvelope, encodeEnvelope } from './format.js';
+import { decodeEnvelope, encodeEnvelope, encodeEnvelopeParts, envelopeLength } from './format.js';
 import type { KindRecord } from './kinds.js';
+import type { ByteSource } from './parts.js';
 import type { FilterState, ResolvedShape } from './shape.js';
 import type { FilterStore } from './storage.js';
 
@@ -27,19 +28,52 @@ export function encodeSingleFilter(
   store: FilterStore<unknown>,
   facts: SingleFilterFacts,
 ): Uint8Array {
+  const params = paramsOf(shape, store, facts);
+  checkOneArray(kind, envelopeLength(params.length, store.byteLength));
   return encodeEnvelope({
     kind: kind.id,
     seed: shape.seed,
-    params: encodeFilterParams({
-      bits: shape.bits,
-      hashes: shape.hashes,
-      counterBits: store.counterBits,
-      count: facts.count,
-      capacity: facts.capacity,
-      fpr: facts.fpr,
-    }),
+    params,
     payloadLength: store.byteLength,
     writePayload: (target, offset) => store.copyTo(target, offset),
+  });
+}
+
+/** A single filter's envelope as parts: header and params, the store's pages (views), the checksum. */
+export function encodeSingleFilterParts(
+  kind: KindRecord,
+  shape: ResolvedShape,
+  store: FilterStore<unknown>,
+  facts: SingleFilterFacts,
+): Uint8Array[] {
+  return encodeEnvelopeParts({
+    kind: kind.id,
+    seed: shape.seed,
+    params: paramsOf(shape, store, facts),
+    payload: store.pages,
+  });
+}
+
+/** The largest Uint8Array Node 20 allows (V8's limit there; newer runtimes allow more, but files stay portable). */
+const MAX_ARRAY_BYTES = 2 ** 32;
+
+/** Refuses to build one array past the runtime's limit, pointing to `serializeParts`. */
+export function checkOneArray(kind: { readonly className: string }, length: number): void {
+  if (length > MAX_ARRAY_BYTES) {
+    throw new InvalidArgumentError(
+      `${kind.className}.serialize: the file is ${length} bytes, more than one Uint8Array holds (${MAX_ARRAY_BYTES}); use serializeParts() and write the parts in order`,
+    );
+  }
+}
+
+function paramsOf(shape: ResolvedShape, store: FilterStore<unknown>, facts: SingleFilterFacts): Uint8Array {
+  return encodeFilterParams({
+    bits: shape.bits,
+    hashes: shape.hashes,
+    counterBits: store.counterBits,
+    count: facts.count,
+    capacity: facts.capacity,
+    fpr: facts.fpr,
   });
 }
 
@@ -52,11 +86,12 @@ export interface DecodedSingleFilter<S> {
 /**
  * Reads a single filter of `kind`: the envelope (§1), the params (§3.1: a counter width the kind allows; for the
  * partitioned layout m a multiple of k), a payload of exactly the size the params imply, and no set padding bit.
- * With `copy: false` the store is a view of `bytes` (see DeserializeOptions for that contract).
+ * With `copy: false` the store is a view of `bytes` (see DeserializeOptions for that contract); from a list of
+ * parts, a view only when the payload parts are page-sized (else copied).
  */
 export function decodeSingleFilter<S extends BitArray | CounterArray>(
   kind: KindRecord,
-  bytes: Uint8Array | ArrayBuffer,
+  bytes: ByteSource,
   options: DeserializeOptions | undefined,
 ): DecodedSingleFilter<S> {
   const where = `${kind.className}.deserialize`;
@@ -76,11 +111,12 @@ export function decodeSingleFilter<S extends BitArray | CounterArray>(
     );
   }
   const payload = envelope.payload;
+  const payloadLength = envelope.payloadLength;
   const width = counterBits === 0 ? 1 : counterBits;
   const expected = Math.ceil((bits * width) / 8);
-  if (payload.length !== expected) {
+  if (payloadLength !== expected) {
     throw new FormatError(
-      `${where}: payload must be ${expected} bytes for ${counterBits === 0 ? `${bits} bits` : `${bits} counters of ${counterBits} bits`}, got ${payload.length}`,
+      `${where}: payload must be ${expected} bytes for ${counterBits === 0 ? `${bits} bits` : `${bits} counters of ${counterBits} bits`}, got ${payloadLength}`,
     );
   }
   const store =

@@ -8,6 +8,8 @@ export interface FilterStore<S> {
   readonly size: number;
   /** Bytes of the serialized payload. */
   readonly byteLength: number;
+  /** The payload bytes in order, split over pages (one page up to 512 MiB). Read-only by contract. */
+  readonly pages: readonly Uint8Array[];
   /** The counter width recorded in the params block: 0 for bits, else 4, 8 or 16. */
   readonly counterBits: number;
   /**

@@ -64,8 +64,10 @@ describe('envelope', () => {
           expect(
             new Uint8Array(envelope.params.buffer, envelope.params.byteOffset, envelope.params.byteLength),
           ).toEqual(params);
-          expect(envelope.payload).toEqual(payload);
-          expect(envelope.payload.buffer).toBe(bytes.buffer);
+          expect(envelope.payload).toHaveLength(1);
+          expect(envelope.payload[0]).toEqual(payload);
+          expect(envelope.payload[0]!.buffer).toBe(bytes.buffer);
+          expect(envelope.payloadLength).toBe(payload.length);
           expect(envelope.byteLength).toBe(bytes.length);
         },
       ),
@@ -108,7 +110,7 @@ describe('envelope', () => {
         try {
           const envelope = decodeEnvelope(bytes);
           expect(bytes).toEqual(original);
-          expect(envelope.payload.length).toBe(64);
+          expect(envelope.payloadLength).toBe(64);
         } catch (error) {
           expect(error).toBeInstanceOf(FormatError);
         }
@@ -187,7 +189,7 @@ describe('envelope', () => {
     const bytes = sample(new Uint8Array(3));
     bytes[bytes.length - 1]! ^= 0xff;
     expect(() => decodeEnvelope(bytes)).toThrow(/checksum mismatch/);
-    expect(decodeEnvelope(bytes, { verifyChecksum: false }).payload.length).toBe(3);
+    expect(decodeEnvelope(bytes, { verifyChecksum: false }).payloadLength).toBe(3);
   });
 
   it('refuses params whose length is not a multiple of 8, with a typed error', async () => {

@@ -38,6 +38,8 @@ describe('readHeader', () => {
     expect(() => readHeader(bytes)).toThrow(/checksum mismatch/);
     expect(readHeader(bytes, { verifyChecksum: false }).checksumVerified).toBe(false);
     expect(() => readHeader(new Uint8Array(40))).toThrow(FormatError);
-    expect(() => readHeader('BLMK' as never)).toThrow(/must be a Uint8Array or an ArrayBuffer, got string/);
+    expect(() => readHeader('BLMK' as never)).toThrow(
+      /must be a Uint8Array, an ArrayBuffer or an array of Uint8Array parts, got string/,
+    );
   });
 });

@@ -1,4 +1,5 @@
 import {
+  type ByteSource,
   type DeserializeOptions,
   derivePositions,
   FilterKind,
@@ -117,7 +118,7 @@ export class CountingBloomFilter extends BloomEngine<CounterArray> {
    * Reads a filter written by {@link serialize}: checks the envelope, a counter width of 4, 8 or 16, a payload of
    * exactly ⌈m·w/8⌉ bytes and a zero unused nibble. With `copy: false` it works on `bytes` in place.
    */
-  static deserialize(bytes: Uint8Array | ArrayBuffer, options?: DeserializeOptions): CountingBloomFilter {
+  static deserialize(bytes: ByteSource, options?: DeserializeOptions): CountingBloomFilter {
     const { shape, state } = decodeSingleFilter<CounterArray>(KIND, bytes, options);
     return new CountingBloomFilter({ ...shape, counterBits: shape.counterBits as CounterBits }, state);
   }

@@ -1,4 +1,4 @@
-import { type DeserializeOptions, FilterKind, type SeedOption } from '@bloomkit/core';
+import { type ByteSource, type DeserializeOptions, FilterKind, type SeedOption } from '@bloomkit/core';
 import {
   BitArray,
   BloomEngine,
@@ -50,7 +50,7 @@ export class PartitionedBloomFilter extends BloomEngine<BitArray> {
    * Reads a filter written by {@link serialize}. Bytes of another kind, corrupt or truncated bytes get a
    * FormatError. With `copy: false` the filter works on `bytes` in place.
    */
-  static deserialize(bytes: Uint8Array | ArrayBuffer, options?: DeserializeOptions): PartitionedBloomFilter {
+  static deserialize(bytes: ByteSource, options?: DeserializeOptions): PartitionedBloomFilter {
     const { shape, state } = decodeSingleFilter<BitArray>(KIND, bytes, options);
     return new PartitionedBloomFilter(shape, state);
   }

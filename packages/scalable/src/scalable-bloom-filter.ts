@@ -1,6 +1,7 @@
 import {
   BloomError,
   type BloomFilter,
+  type ByteSource,
   chooseShape,
   type DeserializeOptions,
   FilterKind,
@@ -12,14 +13,17 @@ import {
 } from '@bloomkit/core';
 import {
   checkAllocation,
+  checkOneArray,
   decodeEnvelope,
-  encodeEnvelope,
+  encodeEnvelopeParts,
   hashInto,
   keyList,
+  lengthOf,
   MIN_ENVELOPE_BYTES,
   readDeserializeOptions,
   readOptions,
   resolveSeed,
+  sliceParts,
 } from '@bloomkit/core/internal';
 import { PartitionedBloomFilter } from '@bloomkit/partitioned';
 import { decodeScalableParams, encodeScalableParams } from './scalable-params.js';
@@ -121,7 +125,7 @@ export class ScalableBloomFilter implements BloomFilter {
    * (kind, seed, the capacity and rate the schedule gives sub-filter i, lengths, checksums) before use.
    */
   static deserialize(
-    bytes: Uint8Array | ArrayBuffer,
+    bytes: ByteSource,
     options?: DeserializeOptions & Pick<SeedOption, 'maxBytes'>,
   ): ScalableBloomFilter {
     const where = `${NAME}.deserialize`;
@@ -134,9 +138,10 @@ export class ScalableBloomFilter implements BloomFilter {
     });
     const params = decodeScalableParams(envelope.params, where);
     const payload = envelope.payload;
-    if (params.filterCount > payload.length / MIN_SUB_FILTER_BYTES) {
+    const payloadLength = envelope.payloadLength;
+    if (params.filterCount > payloadLength / MIN_SUB_FILTER_BYTES) {
       throw new FormatError(
-        `${where}: ${params.filterCount} sub-filters cannot fit in a payload of ${payload.length} bytes`,
+        `${where}: ${params.filterCount} sub-filters cannot fit in a payload of ${payloadLength} bytes`,
       );
     }
     checkGrowth(where, params, params.filterCount, FormatError);
@@ -146,7 +151,7 @@ export class ScalableBloomFilter implements BloomFilter {
     for (let i = 0; i < params.filterCount; i++) {
       // The header alone (O(1)) gives the nested envelope's length; its one full decode is the deserialize below,
       // which verifies its checksum only when the caller asked for checksums.
-      const rest = payload.subarray(offset);
+      const rest = sliceParts(payload, offset, payloadLength - offset);
       const { byteLength, version } = decodeEnvelope(rest, {
         expectedKind: FilterKind.Partitioned,
         allowTrailing: true,
@@ -158,7 +163,7 @@ export class ScalableBloomFilter implements BloomFilter {
           `${where}: sub-filter ${i} has format version ${version}, the file ${envelope.version}`,
         );
       }
-      const sub = PartitionedBloomFilter.deserialize(rest.subarray(0, byteLength), read);
+      const sub = PartitionedBloomFilter.deserialize(sliceParts(rest, 0, byteLength), read);
       if (sub.seed !== envelope.seed) {
         throw new FormatError(`${where}: sub-filter ${i} has seed ${sub.seed}, expected ${envelope.seed}`);
       }
@@ -170,8 +175,8 @@ export class ScalableBloomFilter implements BloomFilter {
       filters.push(sub);
       offset += byteLength;
     }
-    if (offset !== payload.length) {
-      throw new FormatError(`${where}: ${payload.length - offset} bytes after the last sub-filter`);
+    if (offset !== payloadLength) {
+      throw new FormatError(`${where}: ${payloadLength - offset} bytes after the last sub-filter`);
     }
     return new ScalableBloomFilter(params, envelope.seed, filters, params.count, options?.maxBytes);
   }
@@ -341,22 +346,31 @@ export class ScalableBloomFilter implements BloomFilter {
     );
   }
 
+  /** The filter in bloomkit's binary format (docs/FORMAT.md §3.4): the sub-filters' files nested in order. */
   serialize(): Uint8Array {
-    const parts = this.filters.map((filter) => filter.serialize());
-    let payloadLength = 0;
-    for (const part of parts) payloadLength += part.length;
-    return encodeEnvelope({
+    const parts = this.serializeParts();
+    const length = lengthOf(parts);
+    checkOneArray({ className: NAME }, length);
+    const out = new Uint8Array(length);
+    let at = 0;
+    for (const part of parts) {
+      out.set(part, at);
+      at += part.length;
+    }
+    return out;
+  }
+
+  /** The same bytes as {@link serialize} as parts; the payload parts are views of the sub-filters' storage. */
+  serializeParts(): Uint8Array[] {
+    return encodeEnvelopeParts({
       kind: FilterKind.Scalable,
       seed: this.seed,
-      params: encodeScalableParams({ ...this.schedule(), filterCount: parts.length, count: this.counted }),
-      payloadLength,
-      writePayload: (target: Uint8Array, offset: number) => {
-        let at = offset;
-        for (const part of parts) {
-          target.set(part, at);
-          at += part.length;
-        }
-      },
+      params: encodeScalableParams({
+        ...this.schedule(),
+        filterCount: this.filters.length,
+        count: this.counted,
+      }),
+      payload: this.filters.flatMap((filter) => filter.serializeParts()),
     });
   }
 

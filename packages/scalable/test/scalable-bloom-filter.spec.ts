@@ -7,7 +7,7 @@ import {
   partitionedFalsePositiveRate,
 } from '@bloomkit/core';
 import { PartitionedBloomFilter } from '@bloomkit/partitioned';
-import { countHits, fprUpperBoundCount, upperBoundCount, urlKeys } from '@bloomkit/testkit';
+import { concat, countHits, fprUpperBoundCount, splitAt, upperBoundCount, urlKeys } from '@bloomkit/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ScalableBloomFilter } from '../src/index.js';
@@ -51,6 +51,26 @@ describe('ScalableBloomFilter laws', () => {
         expect(filter.count).toBeLessThanOrEqual(seen.size);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('serializeParts() is serialize() in pieces, and deserialize reads any split of the bytes', () => {
+    fc.assert(
+      fc.property(
+        fc.array(key, { maxLength: 300 }),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 }),
+        fc.boolean(),
+        (added, cuts, copy) => {
+          const filter = ScalableBloomFilter.create(20, 0.02, { seed: 5 });
+          filter.addAll(added);
+          const bytes = filter.serialize();
+          expect(concat(filter.serializeParts())).toEqual(bytes);
+          const restored = ScalableBloomFilter.deserialize(splitAt(bytes, cuts), { copy });
+          expect(restored.equals(filter)).toBe(true);
+          expect(restored.serialize()).toEqual(bytes);
+        },
+      ),
+      { numRuns: 150 },
     );
   });
 

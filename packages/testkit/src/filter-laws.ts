@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { binaryKeys, urlKeyChunks, urlKeys } from './keys.js';
+import { concat, splitAt } from './parts.js';
 import { countHits, type FilledShape, fprLowerBoundCount, fprUpperBoundCount } from './stats.js';
 
 type Key = string | Uint8Array;
@@ -22,6 +23,7 @@ export interface LawfulFilter<Self> {
   clear(): void;
   equals(other: Self): boolean;
   serialize(): Uint8Array;
+  serializeParts(): Uint8Array[];
 }
 
 /** A filter class as the laws see it. */
@@ -30,7 +32,7 @@ export interface FilterClass<F extends LawfulFilter<F>> {
   readonly layout: 'standard' | 'partitioned' | 'blocked';
   fromShape(shape: { bits: number; hashes: number; seed: number }): F;
   create(capacity: number, fpr: number): F;
-  deserialize(bytes: Uint8Array, options?: { copy?: boolean }): F;
+  deserialize(bytes: Uint8Array | readonly Uint8Array[], options?: { copy?: boolean }): F;
   predictedFpr(filter: F, n: number): number;
 }
 
@@ -41,6 +43,8 @@ const shapeArb = fc.record({
   hashes: fc.integer({ min: 1, max: 12 }),
   seed: fc.integer({ min: 0, max: 0xffffffff }),
 });
+
+const cutsArb = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 6 });
 
 /** fast-check laws every filter kind obeys: no false negatives, round trip, union = insert-all, intersection. */
 export function describeFilterLaws<F extends LawfulFilter<F>>(Filter: FilterClass<F>): void {
@@ -72,6 +76,22 @@ export function describeFilterLaws<F extends LawfulFilter<F>>(Filter: FilterClas
           ]);
           for (const k of [...added, ...probes]) expect(restored.has(k)).toBe(filter.has(k));
           expect(restored.serialize()).toEqual(filter.serialize());
+        }),
+        { numRuns: 200 },
+      );
+    });
+
+    it('serializeParts() is serialize() in pieces, and deserialize reads any split of the bytes', () => {
+      fc.assert(
+        fc.property(shapeArb, keys, cutsArb, fc.boolean(), (shape, added, cuts, copy) => {
+          const filter = Filter.fromShape(shape);
+          filter.addAll(added);
+          const bytes = filter.serialize();
+          expect(concat(filter.serializeParts())).toEqual(bytes);
+          const restored = Filter.deserialize(splitAt(bytes, cuts), { copy });
+          expect(restored.equals(filter)).toBe(true);
+          expect(restored.count).toBe(filter.count);
+          expect(restored.serialize()).toEqual(bytes);
         }),
         { numRuns: 200 },
       );

@@ -8,6 +8,7 @@ export {
 export { type DecoderUnderFuzz, describeDecoderFuzz } from './fuzz.js';
 export { goldenAbsentKeys, goldenKeys, readGolden } from './golden.js';
 export { binaryKeys, prng, urlKeys } from './keys.js';
+export { concat, splitAt } from './parts.js';
 export { runQuickStart } from './readme.js';
 export {
   CHI2_63_P999,

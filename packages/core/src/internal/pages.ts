@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../errors.js';
+import { lengthOf } from '../parts.js';
 
 /**
  * Byte storage split into pages, so a structure can be larger than one typed array allows (4 GiB on Node 20).
@@ -37,14 +38,49 @@ export function allocatePages(byteLength: number, pageBytes: number): Uint8Array
   return pages;
 }
 
-/** Pages over `bytes`: views into it when `copy` is false, fresh copies otherwise. */
-export function pagesOf(bytes: Uint8Array, pageBytes: number, copy: boolean): Uint8Array[] {
+/**
+ * Pages over `bytes`, given as one array or as parts whose concatenation is the bytes. With `copy` false they are
+ * views when the layout allows (one array; or parts that are already page-sized, every one but the last exactly
+ * `pageBytes`), else fresh copies.
+ */
+export function pagesOf(
+  bytes: Uint8Array | readonly Uint8Array[],
+  pageBytes: number,
+  copy: boolean,
+): Uint8Array[] {
+  if (!(bytes instanceof Uint8Array)) {
+    if (bytes.length === 1) return pagesOf(bytes[0]!, pageBytes, copy);
+    const aligned = bytes.every((part, i) =>
+      i < bytes.length - 1 ? part.length === pageBytes : part.length > 0 && part.length <= pageBytes,
+    );
+    if (!copy && aligned) return [...bytes];
+    const pages = allocatePages(lengthOf(bytes), pageBytes);
+    let at = 0;
+    for (const part of bytes) {
+      writeAt(pages, pageBytes, at, part);
+      at += part.length;
+    }
+    return pages;
+  }
   const pages: Uint8Array[] = [];
   for (let start = 0; start < bytes.length || pages.length === 0; start += pageBytes) {
     const view = bytes.subarray(start, Math.min(start + pageBytes, bytes.length));
     pages.push(copy ? view.slice() : view);
   }
   return pages;
+}
+
+/** Copies `source` into the pages from byte `offset` of the whole. */
+function writeAt(pages: Uint8Array[], pageBytes: number, offset: number, source: Uint8Array): void {
+  let done = 0;
+  while (done < source.length) {
+    const at = offset + done;
+    const page = Math.floor(at / pageBytes);
+    const inPage = at - page * pageBytes;
+    const take = Math.min(pageBytes - inPage, source.length - done);
+    pages[page]!.set(source.subarray(done, done + take), inPage);
+    done += take;
+  }
 }
 
 /** Copies the pages, in order, into `target` from `offset`. */
