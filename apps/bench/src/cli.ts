@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bitsPerKeySpec, fprSpec, renderSvg, throughputSpec } from './charts.js';
 import { CONTENDERS } from './contenders.js';
+import { dedupMarkdown, runDedup } from './dedup.js';
 import { checkGoals, goalsMarkdown } from './goals.js';
 import type { Measurement } from './job.js';
 import { jobs, makePlan, type Plan } from './plan.js';
@@ -15,6 +16,7 @@ const usage = () => `Usage: pnpm bench [options]
 
   (no option)        quick mode: the headline goals at 10^6 and 10^5 URL keys, 5 repetitions, about 3 minutes
   --full             every contender, URL/cons/binary keys, 10^5 to 10^7 keys, p = 0.01 and 0.001
+  --dedup [N]        bloomkit dedup against awk '!seen[$0]++' and sort -u on N URL lines (default 10^7)
   --scale N          one standard filter for N keys (e.g. 1e9: 1.2 GB of bits, past 2^32)
   --reps N           repetitions (default 5; medians and min–max ratios are reported)
   --jobs N           measurements side by side (default 1; more is faster and noisier, and is labelled)
@@ -37,6 +39,7 @@ interface Options {
   narrowed: boolean;
   full: boolean;
   scale: number | undefined;
+  dedup: number | undefined;
   fpr: number | undefined;
   keys: string[] | undefined;
   reps: number;
@@ -53,6 +56,7 @@ function parseArgs(argv: readonly string[]): Options {
     narrowed: false,
     full: false,
     scale: undefined,
+    dedup: undefined,
     fpr: undefined,
     keys: undefined,
     reps: 5,
@@ -73,7 +77,10 @@ function parseArgs(argv: readonly string[]): Options {
     else if (arg === '--full') options.full = true;
     else if (arg === '--quick') options.full = false;
     else if (arg === '--scale') options.scale = Number(value());
-    else if (arg === '--fpr') {
+    else if (arg === '--dedup') {
+      const next = argv[i + 1];
+      options.dedup = next !== undefined && !next.startsWith('--') ? Number(argv[++i]) : 10_000_000;
+    } else if (arg === '--fpr') {
       options.fpr = Number(value());
       options.narrowed = true;
     } else if (arg === '--keys') {
@@ -113,6 +120,9 @@ function parseArgs(argv: readonly string[]): Options {
     options.out = fileURLToPath(
       new URL(options.narrowed ? '../results/partial/' : '../results/', import.meta.url),
     );
+  }
+  if (options.dedup !== undefined && !(Number.isInteger(options.dedup) && options.dedup >= 1000)) {
+    throw new Error(`--dedup takes a line count of at least 1000 such as 1e7, got ${options.dedup}`);
   }
   if (options.scale !== undefined && !(Number.isInteger(options.scale) && options.scale > 0)) {
     throw new Error(`--scale must be a positive integer such as 1e9, got ${options.scale}`);
@@ -160,6 +170,18 @@ export async function main(argv: readonly string[]): Promise<void> {
   }
   mkdirSync(options.out, { recursive: true });
   const command = `pnpm bench ${argv.join(' ')}`.trim();
+
+  if (options.dedup !== undefined) {
+    const result = await runDedup(options.dedup, options.reps, progress);
+    const text = `## bloomkit dedup against awk and sort\n\n${machine()}, ${new Date().toISOString().slice(0, 10)}, \`${command}\`\n\n${dedupMarkdown(result)}\n`;
+    process.stdout.write(`${process.stderr.isTTY ? '\n' : ''}${text}`);
+    writeFileSync(
+      join(options.out, 'dedup.json'),
+      `${JSON.stringify({ machine: machine(), command, result }, null, 2)}\n`,
+    );
+    writeFileSync(join(options.out, 'dedup.md'), text);
+    return;
+  }
 
   if (options.scale !== undefined) {
     const result = runScale(options.scale, options.fpr ?? 0.01, progress);

@@ -1,2 +1,9 @@
 export { ScalableBloomFilter, type ScalableOptions } from './scalable-bloom-filter.js';
-export { DEFAULT_GROWTH, DEFAULT_TIGHTENING, GROWTH_FACTORS, type Schedule } from './schedule.js';
+export {
+  DEFAULT_GROWTH,
+  DEFAULT_TIGHTENING,
+  GROWTH_FACTORS,
+  type Schedule,
+  type SubFilterShape,
+  subFilterShape,
+} from './schedule.js';

@@ -13,6 +13,7 @@ import {
 } from '@bloomkit/core';
 import {
   checkAllocation,
+  checkInteger,
   checkOneArray,
   decodeEnvelope,
   encodeEnvelopeParts,
@@ -179,6 +180,37 @@ export class ScalableBloomFilter implements BloomFilter {
       throw new FormatError(`${where}: ${payloadLength - offset} bytes after the last sub-filter`);
     }
     return new ScalableBloomFilter(params, envelope.seed, filters, params.count, options?.maxBytes);
+  }
+
+  /**
+   * A filter over existing sub-filters, for a store that keeps the chain elsewhere (such as `@bloomkit/redis`
+   * exporting a filter): the sub-filters must be the ones the schedule gives, in order (seed, capacity and rate of
+   * each, as `deserialize` checks), else a FormatError. The sub-filters are used, not copied.
+   */
+  static fromSubFilters(
+    schedule: Schedule & { readonly seed: number; readonly count: number },
+    filters: readonly PartitionedBloomFilter[],
+  ): ScalableBloomFilter {
+    const where = `${NAME}.fromSubFilters`;
+    const checked = checkSchedule(where, schedule);
+    if (filters.length === 0)
+      throw new FormatError(`${where}: a scalable filter has at least one sub-filter`);
+    checkGrowth(where, checked, filters.length, FormatError);
+    const rates = subFprs(checked, filters.length);
+    filters.forEach((sub, i) => {
+      if (!(sub instanceof PartitionedBloomFilter) || sub.seed !== schedule.seed) {
+        throw new FormatError(
+          `${where}: sub-filter ${i} must be a PartitionedBloomFilter with seed ${schedule.seed}`,
+        );
+      }
+      if (sub.capacity !== subCapacity(checked, i) || sub.fpr !== rates[i]) {
+        throw new FormatError(
+          `${where}: sub-filter ${i} is sized for ${sub.capacity} keys at ${sub.fpr}, expected ${subCapacity(checked, i)} at ${rates[i]}`,
+        );
+      }
+    });
+    checkInteger(where, 'count', schedule.count, 0, Number.MAX_SAFE_INTEGER);
+    return new ScalableBloomFilter(checked, schedule.seed, [...filters], schedule.count, undefined);
   }
 
   /** Distinct keys added. */

@@ -1,3 +1,4 @@
+import { chooseShape, partitionedLayout } from '@bloomkit/core';
 import { checkInteger, checkOneOf, checkOpenInterval } from '@bloomkit/core/internal';
 
 /**
@@ -60,6 +61,26 @@ export function subFprs(schedule: Schedule, count: number): number[] {
     rate *= schedule.tightening;
   }
   return rates;
+}
+
+/** What sub-filter i of a schedule is: its capacity and rate, and the m and k that sizing picks for them. */
+export interface SubFilterShape {
+  readonly capacity: number;
+  readonly fpr: number;
+  readonly bits: number;
+  readonly hashes: number;
+}
+
+/**
+ * The shape of sub-filter `i` (0-based): n0·g^i keys at rate P_i (see {@link subFprs}), sized as
+ * `PartitionedBloomFilter.create` sizes them. A store that keeps the chain elsewhere (Redis) computes the same
+ * sub-filters from the schedule alone.
+ */
+export function subFilterShape(schedule: Schedule, i: number): SubFilterShape {
+  const capacity = subCapacity(schedule, i);
+  const fpr = subFprs(schedule, i + 1)[i]!;
+  const { bits, hashes } = chooseShape(capacity, fpr, partitionedLayout, 'subFilterShape');
+  return { capacity, fpr, bits, hashes };
 }
 
 /** The most sub-filters a chain may hold: with g = 2 and n0 = 1, sub-filter 52 is the last below 2^53 keys. */

@@ -1,0 +1,111 @@
+import { readHeader } from '@bloomkit/core';
+import { CountingBloomFilter } from '@bloomkit/counting';
+import { ScalableBloomFilter } from '@bloomkit/scalable';
+import { EXIT } from '../errors.js';
+import { readFilterBytes } from '../files.js';
+import { decodeFilter, kindName } from '../filters.js';
+import { binarySize, grouped } from '../units.js';
+
+/** What `info` reports, field for field (`--json` prints this object). */
+export interface FilterInfo {
+  readonly file: string;
+  readonly fileBytes: number;
+  readonly kind: string;
+  readonly formatVersion: number;
+  readonly seed: number;
+  /** m: bits (counters for the counting kind; for scalable, of all sub-filters). */
+  readonly bits: number;
+  /** k (for scalable, of the newest sub-filter). */
+  readonly hashes: number;
+  readonly counterBits?: number;
+  readonly subFilters?: readonly { bits: number; hashes: number; capacity: number; fpr: number }[];
+  /** The capacity and target rate it was sized for; null when built from explicit bits and hashes. */
+  readonly capacity: number | null;
+  readonly targetFpr: number | null;
+  /** Keys recorded as added (adds that returned true). */
+  readonly count: number;
+  readonly fillRatio: number;
+  /** Distinct keys estimated from the fill ratio. */
+  readonly estimatedCount: number | null;
+  /** The false-positive rate now, from the fill ratio. */
+  readonly currentFpr: number;
+  /** "ok", or what is wrong with the stored CRC-32C. */
+  readonly checksum: string;
+}
+
+/** `info FILE [--json]`: exit 0, or 2 when the checksum does not match (the rest is still printed). */
+export function runInfo(file: string, json: boolean): number {
+  const bytes = readFilterBytes(file);
+  const header = readHeader(bytes, { verifyChecksum: false });
+  let checksum = 'ok';
+  try {
+    readHeader(bytes);
+  } catch (error) {
+    checksum = error instanceof Error ? error.message.replace(/^readHeader: /, '') : String(error);
+  }
+  const filter = decodeFilter(bytes, false);
+  const estimate = filter.estimatedCount();
+  const info: FilterInfo = {
+    file,
+    fileBytes: header.byteLength,
+    kind: kindName(filter),
+    formatVersion: header.version,
+    seed: filter.seed,
+    bits: filter.bits,
+    hashes: filter.hashes,
+    ...(filter instanceof CountingBloomFilter ? { counterBits: filter.counterBits } : {}),
+    ...(filter instanceof ScalableBloomFilter
+      ? {
+          subFilters: filter.subFilters().map((sub) => ({
+            bits: sub.bits,
+            hashes: sub.hashes,
+            capacity: sub.capacity!,
+            fpr: sub.fpr!,
+          })),
+        }
+      : {}),
+    capacity: filter.capacity ?? null,
+    targetFpr: filter.fpr ?? null,
+    count: filter.count,
+    fillRatio: filter.fillRatio(),
+    estimatedCount: Number.isFinite(estimate) ? Math.round(estimate) : null,
+    currentFpr: filter.expectedFpr(),
+    checksum,
+  };
+  process.stdout.write(json ? `${JSON.stringify(info, null, 2)}\n` : table(info));
+  return checksum === 'ok' ? EXIT.ok : EXIT.error;
+}
+
+function table(info: FilterInfo): string {
+  const rows: [string, string][] = [
+    ['file', `${info.file} (${binarySize(info.fileBytes)}, ${grouped(info.fileBytes)} bytes)`],
+    ['kind', `${info.kind} (format version ${info.formatVersion})`],
+    ['bits (m)', `${grouped(info.bits)}${info.kind === 'counting' ? ' counters' : ''}`],
+    ['hashes (k)', String(info.hashes)],
+  ];
+  if (info.counterBits !== undefined) rows.push(['counter width', `${info.counterBits} bits`]);
+  if (info.subFilters !== undefined) {
+    rows.push(['sub-filters', String(info.subFilters.length)]);
+    for (const [i, sub] of info.subFilters.entries()) {
+      rows.push([
+        `  #${i}`,
+        `m ${grouped(sub.bits)}, k ${sub.hashes}, ${grouped(sub.capacity)} keys at ${sub.fpr.toPrecision(3)}`,
+      ]);
+    }
+  }
+  rows.push(['seed', String(info.seed)]);
+  rows.push([
+    'sized for',
+    info.capacity === null ? '(explicit m and k)' : `${grouped(info.capacity)} keys at ${info.targetFpr}`,
+  ]);
+  rows.push(['keys added', grouped(info.count)]);
+  rows.push(['fill ratio', `${(100 * info.fillRatio).toFixed(2)}%`]);
+  rows.push([
+    'estimated keys',
+    info.estimatedCount === null ? 'n/a (every bit set)' : grouped(info.estimatedCount),
+  ]);
+  rows.push(['false-positive rate now', info.currentFpr.toPrecision(3)]);
+  rows.push(['checksum', info.checksum]);
+  const width = Math.max(...rows.map(([name]) => name.length));
+  return rows.map(([name, value]) => `${name.padEnd(width)}  ${value}\n`).join('');
+}

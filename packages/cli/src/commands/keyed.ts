@@ -1,0 +1,96 @@
+import type { Key } from '@bloomkit/core';
+import { CountingBloomFilter } from '@bloomkit/counting';
+import { CliError, EXIT } from '../errors.js';
+import { readFilterFile, writeFilterFile } from '../files.js';
+import { type AnyFilter, kindName } from '../filters.js';
+import { KeyView } from '../key-view.js';
+import { type KeySource, visitKeys } from '../keys.js';
+import { Output } from '../output.js';
+import { Progress } from '../progress.js';
+
+/** What `add`, `has` and `delete` share: a filter file, a stream of keys, one answer per key. */
+export interface KeyedOptions extends KeySource {
+  /** Print each key with its answer (`-v`). */
+  readonly verbose: boolean;
+  readonly quiet: boolean;
+}
+
+/** One key-wise operation: its answer for a key, the words for true and false, and whether it changes the file. */
+export interface KeyedOperation {
+  readonly name: 'add' | 'has' | 'delete';
+  apply(filter: AnyFilter, key: Key): boolean;
+  readonly yes: string;
+  readonly no: string;
+  readonly writes: boolean;
+  /** Refuses a filter the operation does not apply to, before any key is read. */
+  check?(filter: AnyFilter, file: string): void;
+}
+
+/**
+ * Runs `operation` on every key against the filter in `file`; writes the file back (atomically) when the
+ * operation changes it. Exit status as grep's: 0 when every answer was yes, 1 when some answer was no.
+ */
+export function runKeyed(file: string, operation: KeyedOperation, options: KeyedOptions): number {
+  const filter = readFilterFile(file);
+  operation.check?.(filter, file);
+  const out = new Output();
+  const progress = new Progress(options.quiet);
+  const view = new KeyView();
+  let keys = 0;
+  let no = 0;
+  const answer = (key: Key): boolean => {
+    const yes = operation.apply(filter, key);
+    if (!yes) no++;
+    if (++keys % 65536 === 0) progress.tick(keys, filter);
+    return yes;
+  };
+  visitKeys(options, {
+    text(key) {
+      const yes = answer(key);
+      if (options.verbose) out.text(`${key}\t${yes ? operation.yes : operation.no}\n`);
+    },
+    bytes(chunk, start, end) {
+      const yes = answer(view.of(chunk, start, end));
+      if (options.verbose) {
+        out.bytes(chunk, start, end);
+        out.text(`\t${yes ? operation.yes : operation.no}\n`);
+      }
+    },
+  });
+  progress.done();
+  if (operation.writes) writeFilterFile(file, filter);
+  out.flush();
+  return no === 0 ? EXIT.ok : EXIT.absent;
+}
+
+/** `add`: test-and-add; "yes" when the key was (maybe) present already, as `has` would have answered. */
+export const ADD: KeyedOperation = {
+  name: 'add',
+  apply: (filter, key) => !filter.add(key),
+  yes: 'present',
+  no: 'added',
+  writes: true,
+};
+
+/** `has`: "yes" when the key may be present (a false positive with the filter's rate), "no" when certainly absent. */
+export const HAS: KeyedOperation = {
+  name: 'has',
+  apply: (filter, key) => filter.has(key),
+  yes: 'present',
+  no: 'absent',
+  writes: false,
+};
+
+/** `delete` (counting filters only): "yes" when the key was present and its counters were decremented. */
+export const DELETE: KeyedOperation = {
+  name: 'delete',
+  apply: (filter, key) => (filter as CountingBloomFilter).delete(key),
+  check(filter, file) {
+    if (!(filter instanceof CountingBloomFilter)) {
+      throw new CliError(`${file}: delete needs a counting filter; this one is ${kindName(filter)}`);
+    }
+  },
+  yes: 'deleted',
+  no: 'absent',
+  writes: true,
+};

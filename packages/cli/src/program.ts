@@ -1,0 +1,299 @@
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import { runCalc, runCalcTable } from './commands/calc.js';
+import { runCombine } from './commands/combine.js';
+import { runCreate } from './commands/create.js';
+import { DEDUP_FPR, DEDUP_INITIAL_CAPACITY, runDedup } from './commands/dedup.js';
+import { runInfo } from './commands/info.js';
+import { ADD, DELETE, HAS, type KeyedOptions, runKeyed } from './commands/keyed.js';
+import { CliError, describeError, EXIT } from './errors.js';
+import { type CounterBits, KIND_NAMES, type KindName } from './filters.js';
+import { grouped, parseNumber } from './units.js';
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+/** An integer option in [min, max]; the error names the option and the range. */
+function integer(flag: string, min: number, max: number, maxText = String(max)) {
+  return (text: string): number => {
+    const value = parseNumber(text);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      throw new CliError(`${flag} must be an integer in [${min}, ${maxText}], got '${text}'`);
+    }
+    return value;
+  };
+}
+
+function rate(flag: string) {
+  return (text: string): number => {
+    const value = parseNumber(text);
+    if (!(value > 0 && value < 1)) throw new CliError(`${flag} must be a number in (0, 1), got '${text}'`);
+    return value;
+  };
+}
+
+function seed(text: string): number | 'random' {
+  if (text === 'random') return 'random';
+  return integer('--seed', 0, 0xffffffff, '2^32 - 1')(text);
+}
+
+function kind(text: string): KindName {
+  if (!(KIND_NAMES as readonly string[]).includes(text)) {
+    throw new CliError(`--kind must be one of ${KIND_NAMES.join(', ')}, got '${text}'`);
+  }
+  return text as KindName;
+}
+
+function counterBits(text: string): CounterBits {
+  if (text !== '4' && text !== '8' && text !== '16') {
+    throw new CliError(`--counter-bits must be 4, 8 or 16, got '${text}'`);
+  }
+  return Number(text) as CounterBits;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** The options every key-reading command takes. */
+function keyOptions(command: Command): Command {
+  return command
+    .option('--from <file>', 'read keys from FILE, one per line (- is stdin); repeatable', collect, [])
+    .option('-0, --null', 'keys are separated by NUL bytes, not newlines (as find -print0 writes)')
+    .option('-v, --verbose', "print each key with the filter's answer, tab-separated")
+    .option('-q, --quiet', 'no progress on stderr');
+}
+
+function keyed(keys: string[], options: Record<string, unknown>): KeyedOptions {
+  return {
+    keys,
+    from: options.from as string[],
+    nul: options.null === true,
+    verbose: options.verbose === true,
+    quiet: options.quiet === true,
+  };
+}
+
+const KEY_HELP = `
+Keys are bytes: a line is hashed as the bytes it has (a CRLF ending is stripped), so a line that is not valid UTF-8
+still has one identity, and a key typed here hashes as the same string does in the library. With no KEYS and no
+--from, keys are read from stdin.
+
+Exit status, as grep's: 0 when every answer is yes, 1 when some answer is no, 2 on error.`;
+
+/** The `bloomkit` command line. */
+export function buildProgram(exit: (code: number) => void): Command {
+  const program = new Command('bloomkit')
+    .description(
+      'Bloom filter files: create, add, query, inspect, merge; deduplicate streams of lines in constant memory.',
+    )
+    .version(VERSION, '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(text) });
+
+  program
+    .command('create')
+    .description('create an empty filter file, sized by capacity and rate or by bits and hashes')
+    .argument('<file>', 'the filter file to write')
+    .option(
+      '-n, --capacity <n>',
+      'keys the filter is sized for',
+      integer('--capacity', 1, MAX_SAFE, '2^53 - 1'),
+    )
+    .option('-p, --fpr <p>', 'target false-positive rate at capacity, in (0, 1)', rate('--fpr'))
+    .option(
+      '-m, --bits <m>',
+      'explicit size in bits (counters), instead of --capacity/--fpr',
+      integer('--bits', 1, 2 ** 48, '2^48'),
+    )
+    .option('-k, --hashes <k>', 'explicit number of hashes, with --bits', integer('--hashes', 1, 64))
+    .addOption(
+      new Option('--kind <kind>', `one of ${KIND_NAMES.join(', ')}`).default('standard').argParser(kind),
+    )
+    .option(
+      '--seed <seed>',
+      'hash seed, an integer in [0, 2^32 - 1], or "random" (see Security in the README)',
+      seed,
+    )
+    .option(
+      '--counter-bits <bits>',
+      'counter width of a counting filter: 4, 8 or 16 (default 4)',
+      counterBits,
+    )
+    .option('-f, --force', 'replace FILE if it exists')
+    .addHelpText(
+      'after',
+      '\nExample:\n  bloomkit create seen.bf --capacity 10000000 --fpr 0.001 --kind blocked',
+    )
+    .action((file: string, o) => {
+      exit(
+        runCreate(
+          file,
+          {
+            kind: o.kind,
+            capacity: o.capacity,
+            fpr: o.fpr,
+            bits: o.bits,
+            hashes: o.hashes,
+            seed: o.seed,
+            counterBits: o.counterBits,
+          },
+          o.force === true,
+        ),
+      );
+    });
+
+  keyOptions(
+    program
+      .command('add')
+      .description('add keys to a filter file (test-and-add: "yes" means the key was present already)')
+      .argument('<file>', 'the filter file, replaced atomically')
+      .argument('[keys...]', 'keys to add'),
+  )
+    .addHelpText('after', `${KEY_HELP}\nFor add, "no" means the key was new (it is added).`)
+    .action((file: string, keys: string[], o) => exit(runKeyed(file, ADD, keyed(keys, o))));
+
+  keyOptions(
+    program
+      .command('has')
+      .description('ask whether keys may be in a filter file')
+      .argument('<file>', 'the filter file')
+      .argument('[keys...]', 'keys to look up'),
+  )
+    .addHelpText(
+      'after',
+      `${KEY_HELP}\n"present" means maybe (a false positive at the filter's rate); "absent" is certain.`,
+    )
+    .action((file: string, keys: string[], o) => exit(runKeyed(file, HAS, keyed(keys, o))));
+
+  keyOptions(
+    program
+      .command('delete')
+      .description('delete keys from a counting filter file')
+      .argument('<file>', 'the counting filter file, replaced atomically')
+      .argument('[keys...]', 'keys to delete'),
+  )
+    .addHelpText(
+      'after',
+      `${KEY_HELP}\nDelete only keys you added: deleting a false positive lowers other keys' counters.`,
+    )
+    .action((file: string, keys: string[], o) => exit(runKeyed(file, DELETE, keyed(keys, o))));
+
+  program
+    .command('dedup')
+    .description('print each line of the input the first time it appears, in order, in constant memory')
+    .argument('[files...]', 'input files (default stdin)')
+    .option('--state <file>', 'filter file loaded before and saved after (atomically), so runs resume')
+    .option(
+      '-n, --capacity <n>',
+      'expected distinct lines; without it a scalable filter grows with the stream',
+      integer('--capacity', 1, MAX_SAFE, '2^53 - 1'),
+    )
+    .option(
+      '-p, --fpr <p>',
+      `false-positive rate: the share of new lines wrongly dropped (default ${DEDUP_FPR})`,
+      rate('--fpr'),
+    )
+    .option('--kind <kind>', 'filter kind (default: blocked with --capacity, else scalable)', kind)
+    .option('--seed <seed>', 'hash seed for a new filter, or "random"', seed)
+    .option('-0, --null', 'NUL-separated records instead of lines')
+    .option('-q, --quiet', 'no progress on stderr')
+    .option('--stats', 'one summary line on stderr at the end')
+    .addHelpText(
+      'after',
+      `
+A line the filter has seen is dropped: every repeat, and a new line that is a false positive (at most the
+--fpr rate while the filter is within its capacity). Without --capacity the filter is scalable, starting at
+${grouped(DEDUP_INITIAL_CAPACITY)} lines and growing; with it, a blocked filter of fixed size.
+
+Examples:
+  zcat urls.gz | bloomkit dedup --capacity 50000000 > unique.txt
+  crawl | bloomkit dedup --state seen.bf | fetch`,
+    )
+    .action((files: string[], o) =>
+      exit(
+        runDedup({
+          files,
+          state: o.state,
+          kind: o.kind,
+          capacity: o.capacity,
+          fpr: o.fpr,
+          seed: o.seed,
+          nul: o.null === true,
+          quiet: o.quiet === true,
+          stats: o.stats === true,
+        }),
+      ),
+    );
+
+  program
+    .command('info')
+    .description("print a filter file's kind, shape, fill, estimated count, current rate and checksum status")
+    .argument('<file>', 'the filter file')
+    .option('--json', 'print JSON for scripts')
+    .addHelpText(
+      'after',
+      '\nExit status 2 when the checksum does not match (everything else is still printed).',
+    )
+    .action((file: string, o) => exit(runInfo(file, o.json === true)));
+
+  program
+    .command('merge')
+    .description('write the union of filter files (same kind, size, hashes and seed)')
+    .argument('<out>', 'the filter file to write (may be one of the inputs)')
+    .argument('<inputs...>', 'filter files to merge')
+    .action((out: string, inputs: string[]) => exit(runCombine('union', out, inputs)));
+
+  program
+    .command('intersect')
+    .description('write the intersection of filter files (same kind, size, hashes and seed)')
+    .argument('<out>', 'the filter file to write (may be one of the inputs)')
+    .argument('<inputs...>', 'filter files to intersect')
+    .action((out: string, inputs: string[]) => exit(runCombine('intersect', out, inputs)));
+
+  program
+    .command('calc')
+    .description('the sizing calculator: any two of n, p, m, k give the rest, for each layout')
+    .option('-n, --capacity <n>', 'keys', integer('--capacity', 1, MAX_SAFE, '2^53 - 1'))
+    .option('-p, --fpr <p>', 'false-positive rate, in (0, 1)', rate('--fpr'))
+    .option('-m, --bits <m>', 'bits', integer('--bits', 1, 2 ** 48, '2^48'))
+    .option('-k, --hashes <k>', 'hashes', integer('--hashes', 1, 64))
+    .option('--table', 'the classic table of false-positive rates by m/n and k')
+    .option('--json', 'print JSON for scripts')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  bloomkit calc -n 1e6 -p 0.01\n  bloomkit calc -m 2^33 -p 1e-4\n  bloomkit calc --table',
+    )
+    .action((o) =>
+      exit(
+        o.table === true
+          ? runCalcTable(o.json === true)
+          : runCalc({ n: o.capacity, p: o.fpr, m: o.bits, k: o.hashes }, o.json === true),
+      ),
+    );
+
+  return program;
+}
+
+/** The package's version, as `--version` prints it. */
+const VERSION: string = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+/** Runs the command line; resolves to the exit status. Errors become one line on stderr and status 2. */
+export async function run(argv: readonly string[]): Promise<number> {
+  let status: number = EXIT.ok;
+  const program = buildProgram((code) => {
+    status = code;
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return status;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? EXIT.ok : EXIT.error;
+    }
+    process.stderr.write(`bloomkit: ${describeError(error)}\n`);
+    return EXIT.error;
+  }
+}

@@ -1,0 +1,17 @@
+/** What `Atomics.wait` sleeps on: nothing ever notifies it, so each wait lasts its timeout. */
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Synchronous reads and writes on descriptors another process may have made non-blocking (a pipe shared with a
+ * Node parent, a terminal): such a call fails with EAGAIN instead of waiting. Wait a millisecond and retry.
+ */
+export function retryWhenBusy(operation: () => number): number {
+  for (;;) {
+    try {
+      return operation();
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'EAGAIN') throw error;
+      Atomics.wait(PAUSE, 0, 0, 1);
+    }
+  }
+}

@@ -1,0 +1,43 @@
+import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
+
+/** The built bin, as a user runs it (`pnpm test` builds before testing). */
+export const BIN: string = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+
+export interface Run {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly bytes: Buffer;
+}
+
+/** Runs `bloomkit ARGS` in `cwd` with `input` on stdin; waits for it to exit. */
+export function bloomkit(args: readonly string[], options: { cwd: string; input?: string | Buffer }): Run {
+  const result: SpawnSyncReturns<Buffer> = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: options.cwd,
+    input: options.input ?? '',
+    maxBuffer: 1 << 30,
+  });
+  return {
+    status: result.status,
+    stdout: result.stdout.toString('utf8'),
+    stderr: result.stderr.toString('utf8'),
+    bytes: result.stdout,
+  };
+}
+
+/** The same, asynchronously, for tests that interfere with a running process. */
+export function startBloomkit(args: readonly string[], cwd: string) {
+  return spawn(process.execPath, [BIN, ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+}
+
+/** A fresh directory for this test file, removed after it. */
+export function scratchDirectory(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bloomkit-cli-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
