@@ -8,6 +8,7 @@ import { dedupMarkdown, runDedup } from './dedup.js';
 import { checkGoals, goalsMarkdown } from './goals.js';
 import type { Measurement } from './job.js';
 import { jobs, makePlan, type Plan } from './plan.js';
+import { redisMarkdown, runRedis } from './redis.js';
 import { aggregate, markdownTables, type Row } from './report.js';
 import { runAll } from './runner.js';
 import { runScale, scaleMarkdown } from './scale.js';
@@ -16,6 +17,7 @@ const usage = () => `Usage: pnpm bench [options]
 
   (no option)        quick mode: the headline goals at 10^6 and 10^5 URL keys, 5 repetitions, about 3 minutes
   --full             every contender, URL/cons/binary keys, 10^5 to 10^7 keys, p = 0.01 and 0.001
+  --redis            bloomkit's Redis filters against SETBIT and Lua recipes on a redis-server it starts
   --dedup [N]        bloomkit dedup against awk '!seen[$0]++' and sort -u on N URL lines (default 10^7)
   --scale N          one standard filter for N keys (e.g. 1e9: 1.2 GB of bits, past 2^32)
   --reps N           repetitions (default 5; medians and min–max ratios are reported)
@@ -40,6 +42,7 @@ interface Options {
   full: boolean;
   scale: number | undefined;
   dedup: number | undefined;
+  redis: boolean;
   fpr: number | undefined;
   keys: string[] | undefined;
   reps: number;
@@ -57,6 +60,7 @@ function parseArgs(argv: readonly string[]): Options {
     full: false,
     scale: undefined,
     dedup: undefined,
+    redis: false,
     fpr: undefined,
     keys: undefined,
     reps: 5,
@@ -77,6 +81,7 @@ function parseArgs(argv: readonly string[]): Options {
     else if (arg === '--full') options.full = true;
     else if (arg === '--quick') options.full = false;
     else if (arg === '--scale') options.scale = Number(value());
+    else if (arg === '--redis') options.redis = true;
     else if (arg === '--dedup') {
       const next = argv[i + 1];
       options.dedup = next !== undefined && !next.startsWith('--') ? Number(argv[++i]) : 10_000_000;
@@ -170,6 +175,18 @@ export async function main(argv: readonly string[]): Promise<void> {
   }
   mkdirSync(options.out, { recursive: true });
   const command = `pnpm bench ${argv.join(' ')}`.trim();
+
+  if (options.redis) {
+    const result = await runRedis(options.reps, progress);
+    const text = `## bloomkit in Redis against hand-made recipes\n\n${machine()}, ${new Date().toISOString().slice(0, 10)}, \`${command}\`\n\n${redisMarkdown(result)}\n`;
+    process.stdout.write(`${process.stderr.isTTY ? '\n' : ''}${text}`);
+    writeFileSync(
+      join(options.out, 'redis.json'),
+      `${JSON.stringify({ machine: machine(), command, result }, null, 2)}\n`,
+    );
+    writeFileSync(join(options.out, 'redis.md'), text);
+    return;
+  }
 
   if (options.dedup !== undefined) {
     const result = await runDedup(options.dedup, options.reps, progress);

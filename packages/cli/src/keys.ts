@@ -47,3 +47,14 @@ export function withInput(file: string, use: (fd: number) => void): void {
     closeSync(fd);
   }
 }
+
+/** {@link withInput} for an asynchronous reader: the file stays open until `use` settles. */
+export async function withInputAsync(file: string, use: (fd: number) => Promise<void>): Promise<void> {
+  if (file === '-') return use(0);
+  const fd = openSync(file, 'r');
+  try {
+    await use(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

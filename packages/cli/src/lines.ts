@@ -30,16 +30,54 @@ const READ_BYTES = 1 << 20;
  * stream's length. Reads are synchronous: a stream filter has nothing else to do while it waits.
  */
 export function forEachLine(fd: number, separator: number, onLine: LineHandler): void {
-  let buffer: Buffer = Buffer.allocUnsafe(READ_BYTES);
-  let filled = 0;
-  for (;;) {
-    if (filled === buffer.length) buffer = grow(buffer);
-    const n = retryWhenBusy(() => readSync(fd, buffer, filled, buffer.length - filled, null));
-    if (n === 0) break;
-    const end = filled + n;
+  const reader = new LineReader(fd, separator);
+  while (reader.next(onLine));
+}
+
+/**
+ * {@link forEachLine} with a pause after each block of input: `afterBlock` is awaited before the next read (the
+ * Redis dedup sends the block's lines as batches there). Lines handed to `onLine` are valid only during the call.
+ */
+export async function forEachLineAsync(
+  fd: number,
+  separator: number,
+  onLine: LineHandler,
+  afterBlock: () => Promise<void>,
+): Promise<void> {
+  const reader = new LineReader(fd, separator);
+  while (reader.next(onLine)) await afterBlock();
+  await afterBlock();
+}
+
+/** Reads a descriptor a block at a time into one buffer and hands out its complete lines. */
+class LineReader {
+  private buffer: Buffer = Buffer.allocUnsafe(READ_BYTES);
+  private filled = 0;
+
+  constructor(
+    private readonly fd: number,
+    private readonly separator: number,
+  ) {}
+
+  /** Reads one block and calls `onLine` for each complete line in it; false at end of input (last line included). */
+  next(onLine: LineHandler): boolean {
+    const separator = this.separator;
+    if (this.filled === this.buffer.length) this.buffer = grow(this.buffer);
+    const buffer = this.buffer;
+    const n = retryWhenBusy(() => readSync(this.fd, buffer, this.filled, buffer.length - this.filled, null));
+    if (n === 0) {
+      const filled = this.filled;
+      if (filled > 0) {
+        const keyEnd = separator === LF && buffer[filled - 1] === CR ? filled - 1 : filled;
+        onLine(buffer, 0, keyEnd, filled);
+        this.filled = 0;
+      }
+      return false;
+    }
+    const end = this.filled + n;
     const data = buffer.subarray(0, end);
     let start = 0;
-    let at = data.indexOf(separator, filled);
+    let at = data.indexOf(separator, this.filled);
     while (at !== -1) {
       const keyEnd = separator === LF && at > start && data[at - 1] === CR ? at - 1 : at;
       onLine(data, start, keyEnd, at + 1);
@@ -47,11 +85,8 @@ export function forEachLine(fd: number, separator: number, onLine: LineHandler):
       at = data.indexOf(separator, start);
     }
     buffer.copyWithin(0, start, end);
-    filled = end - start;
-  }
-  if (filled > 0) {
-    const keyEnd = separator === LF && buffer[filled - 1] === CR ? filled - 1 : filled;
-    onLine(buffer, 0, keyEnd, filled);
+    this.filled = end - start;
+    return true;
   }
 }
 

@@ -4,10 +4,13 @@ import { runCalc, runCalcTable } from './commands/calc.js';
 import { runCombine } from './commands/combine.js';
 import { runCreate } from './commands/create.js';
 import { DEDUP_FPR, DEDUP_INITIAL_CAPACITY, runDedup } from './commands/dedup.js';
+import { runRedisDedup } from './commands/dedup-redis.js';
 import { runInfo } from './commands/info.js';
 import { ADD, DELETE, HAS, type KeyedOptions, runKeyed } from './commands/keyed.js';
+import { runPull, runPush } from './commands/push-pull.js';
 import { CliError, describeError, EXIT } from './errors.js';
 import { type CounterBits, KIND_NAMES, type KindName } from './filters.js';
+import { parseRedisTarget } from './redis-target.js';
 import { grouped, parseNumber } from './units.js';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
@@ -199,6 +202,11 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('-0, --null', 'NUL-separated records instead of lines')
     .option('-q, --quiet', 'no progress on stderr')
     .option('--stats', 'one summary line on stderr at the end')
+    .option(
+      '--redis <url>',
+      'the filter is in Redis, shared by every machine: redis://host:port/NAME (rediss:// for TLS)',
+    )
+    .option('--cluster', 'with --redis: the URL is a node of a Redis Cluster')
     .addHelpText(
       'after',
       `
@@ -210,20 +218,59 @@ Examples:
   zcat urls.gz | bloomkit dedup --capacity 50000000 > unique.txt
   crawl | bloomkit dedup --state seen.bf | fetch`,
     )
-    .action((files: string[], o) =>
+    .action(async (files: string[], o) => {
+      const options = {
+        files,
+        state: o.state,
+        kind: o.kind,
+        capacity: o.capacity,
+        fpr: o.fpr,
+        seed: o.seed,
+        nul: o.null === true,
+        quiet: o.quiet === true,
+        stats: o.stats === true,
+      };
+      if (o.redis === undefined) return exit(runDedup(options));
+      if (o.state !== undefined) throw new CliError('dedup: give --state (a file) or --redis, not both');
+      exit(await runRedisDedup(parseRedisTarget(o.redis, o.cluster === true), options));
+    });
+
+  program
+    .command('push')
+    .description('copy a filter file into Redis, where every process can open it by name')
+    .argument('<file>', 'the filter file')
+    .argument('<url>', 'redis://[user:password@]host[:port]/NAME (rediss:// for TLS); NAME is the filter')
+    .option('--cluster', 'the URL is a node of a Redis Cluster')
+    .option('--replace', 'replace a filter of that name')
+    .option(
+      '--shards <n>',
+      'blocked filters: spread over at most N Redis keys',
+      integer('--shards', 1, 2 ** 20, '2^20'),
+    )
+    .option(
+      '--ttl <seconds>',
+      'let Redis delete the filter after this many seconds',
+      integer('--ttl', 1, 2 ** 31 - 1, '2^31 - 1'),
+    )
+    .addHelpText('after', '\nExample:\n  bloomkit push seen.bf redis://127.0.0.1:6379/crawler-seen')
+    .action(async (file: string, url: string, o) =>
       exit(
-        runDedup({
-          files,
-          state: o.state,
-          kind: o.kind,
-          capacity: o.capacity,
-          fpr: o.fpr,
-          seed: o.seed,
-          nul: o.null === true,
-          quiet: o.quiet === true,
-          stats: o.stats === true,
+        await runPush(file, parseRedisTarget(url, o.cluster === true), {
+          replace: o.replace === true,
+          shards: o.shards,
+          ttl: o.ttl,
         }),
       ),
+    );
+
+  program
+    .command('pull')
+    .description('copy a filter from Redis into a file (written atomically)')
+    .argument('<url>', 'redis://[user:password@]host[:port]/NAME')
+    .argument('<file>', 'the filter file to write')
+    .option('--cluster', 'the URL is a node of a Redis Cluster')
+    .action(async (url: string, file: string, o) =>
+      exit(await runPull(parseRedisTarget(url, o.cluster === true), file)),
     );
 
   program

@@ -1,0 +1,159 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { REDIS_CONTENDERS, type RedisContender, type RedisMeasurement } from './redis-child.js';
+
+/**
+ * `pnpm bench --redis`: bloomkit's Redis filters against the recipes users write by hand, on one redis-server the
+ * bench starts on a free loopback port (no persistence) and stops. Each measurement runs in a fresh process, one at
+ * a time; the client and the server share this machine's cores. Batches are 1,000 URL keys.
+ */
+const CHILD = fileURLToPath(new URL('./redis-child.js', import.meta.url));
+
+const LABELS: Record<RedisContender, string> = {
+  'bloomkit-addMany': 'bloomkit standard, addMany / hasMany (batches of 1,000)',
+  'bloomkit-blocked-addMany': 'bloomkit blocked, addMany / hasMany (batches of 1,000)',
+  'bloomkit-add': 'bloomkit standard, add / has one key at a time',
+  'setbit-recipe': 'SETBIT / GETBIT per position, one key at a time (the classic recipe)',
+  'lua-setbit-batch': 'Lua batch, positions packed in one argument, SETBIT / GETBIT per position',
+};
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
+async function startServer(): Promise<{ port: number; version: string; stop: () => void }> {
+  let version: string;
+  try {
+    version = execFileSync('redis-server', ['--version'], { encoding: 'utf8' })
+      .trim()
+      .split(' ')
+      .slice(0, 3)
+      .join(' ');
+  } catch {
+    throw new Error('pnpm bench --redis needs redis-server (apt-get install redis-server)');
+  }
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'bloomkit-bench-redis-'));
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    {
+      stdio: 'ignore',
+    },
+  );
+  const stop = () => {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  for (let tries = 0; ; tries++) {
+    try {
+      if (
+        execFileSync('redis-cli', ['-p', String(port), 'ping'], {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+        }).trim() === 'PONG'
+      )
+        break;
+    } catch {
+      // Starting.
+    }
+    if (tries > 100) {
+      stop();
+      throw new Error('redis-server did not start');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { port, version, stop };
+}
+
+function runChild(contender: RedisContender, port: number): Promise<RedisMeasurement> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CHILD, contender, String(port)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve(JSON.parse(out) as RedisMeasurement)
+        : reject(new Error(`${contender} exited with ${code}`)),
+    );
+  });
+}
+
+export interface RedisResult {
+  readonly server: string;
+  readonly measurements: readonly RedisMeasurement[];
+}
+
+export async function runRedis(repetitions: number, progress: (line: string) => void): Promise<RedisResult> {
+  const server = await startServer();
+  try {
+    const measurements: RedisMeasurement[] = [];
+    for (let rep = 0; rep < repetitions; rep++) {
+      for (const contender of REDIS_CONTENDERS) {
+        progress(`[${rep + 1}/${repetitions}] ${LABELS[contender]}`);
+        measurements.push(await runChild(contender, server.port));
+      }
+    }
+    return { server: server.version, measurements };
+  } finally {
+    server.stop();
+  }
+}
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+export function redisMarkdown(result: RedisResult): string {
+  const stat = (contender: RedisContender) => {
+    const runs = result.measurements.filter((m) => m.contender === contender);
+    return {
+      add: median(runs.map((r) => r.addsPerSecond)),
+      has: median(runs.map((r) => r.hasPerSecond)),
+      reps: runs.length,
+      keys: runs[0]?.keys ?? 0,
+    };
+  };
+  const k = (n: number) => `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)} k/s`;
+  const many = stat('bloomkit-addMany');
+  const single = stat('bloomkit-add');
+  const setbit = stat('setbit-recipe');
+  const lua = stat('lua-setbit-batch');
+  const goals = [
+    `| \`addMany\` ≥ 150 k adds/s (batches of 1,000 URL keys) | ${many.add >= 150_000 ? 'met' : '**short**'} | ${k(many.add)} (Lua SETBIT batch: ${k(lua.add)}) |`,
+    `| \`hasMany\` ≥ 250 k/s | ${many.has >= 250_000 ? 'met' : '**short**'} | ${k(many.has)} (Lua GETBIT batch: ${k(lua.has)}) |`,
+    `| single-key \`add\` ≥ 5× the SETBIT recipe | ${single.add / setbit.add >= 5 ? 'met' : '**short**'} | ${(single.add / setbit.add).toFixed(1)}× (${k(single.add)} vs ${k(setbit.add)}) |`,
+  ];
+  const rows = REDIS_CONTENDERS.map((c) => {
+    const s = stat(c);
+    return `| ${LABELS[c]} | ${k(s.add)} | ${k(s.has)} | ${s.keys.toLocaleString('en-US')} |`;
+  });
+  return [
+    `${result.server} on loopback, one node, no persistence; ioredis; capacity 10^6 at p = 0.01 (k = 7); ${many.reps} repetitions, medians, each in a fresh process, one at a time. "has" probes absent keys. Client and server share the 2 cores.`,
+    '',
+    '| goal | result | numbers |',
+    '| --- | --- | --- |',
+    ...goals,
+    '',
+    '| contender | adds/s | has/s | keys per run |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
+}

@@ -1,0 +1,85 @@
+import type { RedisBloomFilter } from '@bloomkit/redis';
+import { EXIT } from '../errors.js';
+import { withInputAsync } from '../keys.js';
+import { forEachLineAsync, LF, NUL } from '../lines.js';
+import { Output } from '../output.js';
+import { type RedisTarget, withRedis } from '../redis-target.js';
+import type { DedupOptions } from './dedup.js';
+import { newFilterSpec } from './dedup.js';
+
+/** Lines sent to Redis per batch. */
+const BATCH_LINES = 1000;
+
+/**
+ * `dedup --redis redis://host:port/NAME`: the filter is in Redis, shared by every machine deduplicating into it.
+ * Lines go to Redis in batches of 1,000 (one atomic test-and-add per key: of several machines seeing one new line
+ * at once, exactly one prints it); a batch's new lines are printed in input order before the next is read. The
+ * filter is opened by name, or created from --capacity/--fpr (blocked, which spreads over a cluster) or as a
+ * scalable filter without a capacity.
+ */
+export async function runRedisDedup(target: RedisTarget, options: DedupOptions): Promise<number> {
+  return withRedis(target, async (client, Filter) => {
+    const filter = await openOrCreate(Filter, client, target.name, options);
+    const out = new Output();
+    const separator = options.nul ? NUL : LF;
+    let keys: Uint8Array[] = [];
+    let lines: Uint8Array[] = [];
+    let seen = 0;
+    let written = 0;
+    const flush = async () => {
+      for (let at = 0; at < keys.length; at += BATCH_LINES) {
+        const fresh = await filter.addMany(keys.slice(at, at + BATCH_LINES));
+        for (let j = 0; j < fresh.length; j++) {
+          if (fresh[j]) {
+            const line = lines[at + j]!;
+            out.bytes(line as Buffer, 0, line.length);
+            written++;
+          }
+        }
+      }
+      keys = [];
+      lines = [];
+      out.flush();
+    };
+    for (const file of options.files.length > 0 ? options.files : ['-']) {
+      await withInputAsync(file, (fd) =>
+        forEachLineAsync(
+          fd,
+          separator,
+          (chunk, start, end, next) => {
+            const line = Buffer.from(chunk.subarray(start, next));
+            lines.push(line);
+            keys.push(line.subarray(0, end - start));
+            seen++;
+          },
+          flush,
+        ),
+      );
+    }
+    if (options.stats) {
+      process.stderr.write(
+        `dedup: ${seen} lines in, ${written} out, ${seen - written} dropped; Redis filter ${target.name} (${filter.kind})\n`,
+      );
+    }
+    return EXIT.ok;
+  });
+}
+
+async function openOrCreate(
+  Filter: typeof RedisBloomFilter,
+  client: Parameters<typeof RedisBloomFilter.open>[0],
+  name: string,
+  options: DedupOptions,
+): Promise<RedisBloomFilter> {
+  if (options.capacity === undefined && options.kind === undefined) {
+    const existing = await Filter.open(client, name).catch(() => undefined);
+    if (existing !== undefined) return existing;
+  }
+  const spec = newFilterSpec(options);
+  return Filter.create(client, name, {
+    kind: spec.kind,
+    capacity: spec.capacity!,
+    fpr: spec.fpr!,
+    ...(spec.seed === undefined ? {} : { seed: spec.seed }),
+  });
+}

@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort, type RedisProcess, startRedis } from '@bloomkit/testkit/redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bloomkit, scratchDirectory, startBloomkit } from './support/run.js';
+
+const dir = scratchDirectory();
+let server: RedisProcess;
+let url: (name: string) => string;
+
+beforeAll(async () => {
+  server = await startRedis();
+  url = (name) => `redis://127.0.0.1:${server.port}/${name}`;
+});
+afterAll(() => server?.kill());
+
+const lines = (from: number, to: number) =>
+  Array.from({ length: to - from }, (_, i) => `https://example.com/${from + i}`);
+
+describe('bloomkit push, pull and dedup --redis', () => {
+  it('push then pull gives back the same file; an existing name needs --replace', () => {
+    const file = join(dir, 'local.bf');
+    bloomkit(['create', file, '-n', '10000', '-p', '0.01', '--kind', 'blocked'], { cwd: dir });
+    bloomkit(['add', file, '--from', '-'], { cwd: dir, input: lines(0, 500).join('\n') });
+    expect(bloomkit(['push', file, url('pushed')], { cwd: dir }).status).toBe(0);
+    expect(bloomkit(['pull', url('pushed'), join(dir, 'pulled.bf')], { cwd: dir }).status).toBe(0);
+    expect(readFileSync(join(dir, 'pulled.bf'))).toEqual(readFileSync(file));
+    const again = bloomkit(['push', file, url('pushed')], { cwd: dir });
+    expect([again.status, again.stderr]).toEqual([
+      2,
+      `bloomkit: ${url('pushed')}: a filter named "pushed" exists (use --replace)\n`,
+    ]);
+    expect(bloomkit(['push', file, url('pushed'), '--replace'], { cwd: dir }).status).toBe(0);
+  });
+
+  it('dedup --redis resumes across runs and machines: a second run prints only lines the first did not', () => {
+    const first = bloomkit(['dedup', '--redis', url('stream'), '--capacity', '100000', '--fpr', '1e-6'], {
+      cwd: dir,
+      input: `${[...lines(0, 3000), ...lines(0, 1000)].join('\n')}\n`,
+    });
+    expect(first.stdout).toBe(`${lines(0, 3000).join('\n')}\n`);
+    const second = bloomkit(['dedup', '--redis', url('stream')], {
+      cwd: dir,
+      input: `${lines(2000, 5000).join('\n')}\n`,
+    });
+    expect(second.stdout).toBe(`${lines(3000, 5000).join('\n')}\n`);
+  });
+
+  it('two processes deduplicating one stream into one filter print each line exactly once between them', async () => {
+    const input = `${lines(0, 20_000).join('\n')}\n`;
+    const run = () =>
+      new Promise<string>((resolve, reject) => {
+        const child = startBloomkit(
+          ['dedup', '--redis', url('shared'), '--capacity', '100000', '--fpr', '1e-6'],
+          dir,
+        );
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+        });
+        child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}`))));
+        child.stdin.end(input);
+      });
+    const [a, b] = await Promise.all([run(), run()]);
+    const printed = [...a.split('\n'), ...b.split('\n')].filter((line) => line !== '');
+    expect(printed.length).toBe(20_000);
+    expect(new Set(printed).size).toBe(20_000);
+  });
+
+  it('reports a bad URL or an unreachable server on one line, exit 2', async () => {
+    const file = join(dir, 'local.bf');
+    const bad = bloomkit(['push', file, 'http://example.com/x'], { cwd: dir });
+    expect([bad.status, bad.stderr]).toEqual([
+      2,
+      'bloomkit: http://example.com/x: not a Redis URL (expected redis://host:port/NAME or rediss:// for TLS)\n',
+    ]);
+    const noName = bloomkit(['pull', `redis://127.0.0.1:${server.port}`, file], { cwd: dir });
+    expect(noName.stderr).toMatch(/the URL's path must name the filter/);
+    const closed = await freePort();
+    const down = bloomkit(['pull', `redis://127.0.0.1:${closed}/x`, join(dir, 'x.bf')], { cwd: dir });
+    expect(down.status).toBe(2);
+    expect(down.stderr).toMatch(/^bloomkit: redis:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/);
+    expect(down.stderr.trim().split('\n')).toHaveLength(1);
+    const missing = bloomkit(['pull', url('no-such-filter'), join(dir, 'x.bf')], { cwd: dir });
+    expect([missing.status, missing.stderr]).toEqual([
+      2,
+      'bloomkit: no filter named "no-such-filter" (no key bloomkit:{no-such-filter}:meta)\n',
+    ]);
+  });
+});

@@ -1,0 +1,241 @@
+import { BlockedBloomFilter } from '@bloomkit/blocked';
+import { BLOCK_BITS, blockedLayout, type Key, partitionedLayout, standardLayout } from '@bloomkit/core';
+import { BitArray, keyList } from '@bloomkit/core/internal';
+import { PartitionedBloomFilter } from '@bloomkit/partitioned';
+import { StandardBloomFilter } from '@bloomkit/standard';
+import { BitfieldBatch, SET_BIT } from './bitfield.js';
+import { allocateBytes, readBytes, writeBytes } from './bytes.js';
+import { runScript, script } from './client.js';
+import type { LocalFilter } from './local.js';
+import { answers, PackedOffsets } from './packed.js';
+import { KeyPositions, redisBitOffset } from './positions.js';
+import { BITS_HAS } from './scripts.js';
+import { settleAll } from './settle.js';
+
+const HAS = script(BITS_HAS);
+
+/** Keys per command: small enough that encoding the next command overlaps with Redis running this one. */
+const CHUNK_KEYS = 256;
+
+import type { Counter, Store, StoreContext } from './store.js';
+
+/**
+ * Bits in Redis strings: the standard and partitioned kinds in one string `bloomkit:{NAME}:data` (up to 2^32 bits,
+ * Redis's 512 MB string limit), the blocked kind in shards `bloomkit:{NAME/i}:shard` of whole 512-bit blocks. Each
+ * string holds exactly the bloomkit payload bytes (docs/FORMAT.md) of its range, so GETRANGE of the shards in order
+ * is the file's payload.
+ */
+export class BitStore implements Store {
+  private readonly positions: KeyPositions;
+  /** Bits per shard (blocked); Infinity for one string. */
+  private readonly shardBits: number;
+
+  constructor(
+    private readonly context: StoreContext,
+    private readonly counter: Counter,
+  ) {
+    const { params } = context;
+    const layout =
+      params.kind === 'blocked'
+        ? blockedLayout
+        : params.kind === 'partitioned'
+          ? partitionedLayout
+          : standardLayout;
+    this.positions = new KeyPositions(layout, params.bits, params.hashes, params.seed);
+    this.shardBits = params.kind === 'blocked' ? params.shardBlocks * BLOCK_BITS : Number.POSITIVE_INFINITY;
+  }
+
+  private get sharded(): boolean {
+    return this.context.params.kind === 'blocked';
+  }
+
+  /** Bytes of each string, in payload order. */
+  private sizes(): number[] {
+    const { bits, shards } = this.context.params;
+    if (!this.sharded) return [Math.ceil(bits / 8)];
+    return Array.from({ length: shards }, (_, i) => Math.min(this.shardBits, bits - i * this.shardBits) / 8);
+  }
+
+  private key(shard: number): string {
+    return this.sharded ? this.context.keys.shard(shard) : this.context.keys.data;
+  }
+
+  async dataKeys(): Promise<string[]> {
+    return this.sizes().map((_, i) => this.key(i));
+  }
+
+  async allocate(): Promise<void> {
+    const sizes = this.sizes();
+    await settleAll(
+      'RedisBloomFilter.create',
+      sizes.map((_, i) => this.key(i)),
+      sizes.map((size, i) => allocateBytes(this.context.client, this.key(i), size)),
+    );
+  }
+
+  async addMany(keys: readonly Key[]): Promise<boolean[]> {
+    return this.addRun('RedisBloomFilter.addMany', keys);
+  }
+
+  async hasMany(keys: readonly Key[]): Promise<boolean[]> {
+    return this.hasRun('RedisBloomFilter.hasMany', keys);
+  }
+
+  /**
+   * Test-and-add: per shard, BITFIELD SET u1 of each key's k bits, returning the old bits (a key is new when one
+   * of them was 0). Each command is sent as soon as it holds {@link CHUNK_KEYS} keys, so encoding the next one
+   * overlaps with Redis executing this one; each key's bits are in one command, so each test-and-add is atomic.
+   */
+  private async addRun(where: string, input: readonly Key[]): Promise<boolean[]> {
+    const list = keyList(where, input);
+    const k = this.context.params.hashes;
+    const out = new Array<boolean>(list.length);
+    const sent = this.chunked(
+      list,
+      (shard) => new BitfieldBatch(this.key(shard), false),
+      (batch, offset) => batch.push(SET_BIT, offset),
+      (batch) => batch.send(this.context.client),
+    );
+    let added = 0;
+    const answer = (g: number, reply: number[]) => {
+      const { indexes } = sent[g]!;
+      for (let j = 0; j < indexes.length; j++) {
+        let zero = false;
+        for (let h = 0; h < k; h++) if (reply[j * k + h] === 0) zero = true;
+        out[indexes[j]!] = zero;
+        if (zero) added++;
+      }
+    };
+    const replies = await settleAll(
+      where,
+      sent.map((c) => c.key),
+      sent.map((c) => c.reply),
+      (partial) => {
+        for (const [g, reply] of partial.entries()) if (reply !== undefined) answer(g, reply);
+        this.counter.add(added);
+      },
+    );
+    for (const [g, reply] of replies.entries()) answer(g, reply);
+    this.counter.add(added);
+    return out;
+  }
+
+  /** Membership: per shard, a script of GETBITs that stops at a key's first 0; chunked like {@link addRun}. */
+  private async hasRun(where: string, input: readonly Key[]): Promise<boolean[]> {
+    const list = keyList(where, input);
+    const k = this.context.params.hashes;
+    const out = new Array<boolean>(list.length);
+    const sent = this.chunked(
+      list,
+      () => new PackedOffsets(),
+      (packed, offset) => packed.push(offset),
+      (packed, shard) => runScript(this.context.client, HAS, [this.key(shard)], [k, packed.buffer()]),
+    );
+    const replies = await settleAll(
+      where,
+      sent.map((c) => c.key),
+      sent.map((c) => c.reply),
+    );
+    replies.forEach((reply, g) => {
+      const { indexes } = sent[g]!;
+      const got = answers(reply, indexes.length, where);
+      for (let j = 0; j < indexes.length; j++) out[indexes[j]!] = got[j]!;
+    });
+    return out;
+  }
+
+  /**
+   * Splits a batch into commands: keys grouped by shard, at most {@link CHUNK_KEYS} keys per command, each command
+   * sent as soon as it is full. `start` makes a shard's command, `offset` adds one Redis bit offset to it, `send`
+   * sends it.
+   */
+  private chunked<C, R>(
+    list: readonly Key[],
+    start: (shard: number) => C,
+    offset: (command: C, offset: number) => void,
+    send: (command: C, shard: number) => Promise<R>,
+  ): { key: string; indexes: number[]; reply: Promise<R> }[] {
+    const k = this.context.params.hashes;
+    const open = new Map<number, { indexes: number[]; command: C }>();
+    const sent: { key: string; indexes: number[]; reply: Promise<R> }[] = [];
+    const flush = (shard: number, group: { indexes: number[]; command: C }) => {
+      sent.push({ key: this.key(shard), indexes: group.indexes, reply: send(group.command, shard) });
+      open.delete(shard);
+    };
+    for (let i = 0; i < list.length; i++) {
+      const positions = this.positions.of(list[i]!);
+      const shard = this.sharded ? Math.floor(positions[0]! / this.shardBits) : 0;
+      const base = this.sharded ? shard * this.shardBits : 0;
+      let group = open.get(shard);
+      if (group === undefined) {
+        group = { indexes: [], command: start(shard) };
+        open.set(shard, group);
+      }
+      group.indexes.push(i);
+      for (let h = 0; h < k; h++) offset(group.command, redisBitOffset(positions[h]! - base));
+      if (group.indexes.length === CHUNK_KEYS) flush(shard, group);
+    }
+    for (const [shard, group] of [...open]) flush(shard, group);
+    return sent;
+  }
+
+  async toLocal(count: number): Promise<LocalFilter> {
+    const { client, params } = this.context;
+    const sizes = this.sizes();
+    const parts = await Promise.all(sizes.map((size, i) => readBytes(client, this.key(i), size)));
+    const storage = new BitArray(params.bits, { bytes: parts.length === 1 ? parts[0]! : parts, copy: false });
+    const shape = {
+      bits: params.bits,
+      hashes: params.hashes,
+      seed: params.seed,
+      maxBytes: Number.MAX_SAFE_INTEGER,
+    };
+    const state = { storage, count, capacity: params.capacity ?? undefined, fpr: params.fpr ?? undefined };
+    if (params.kind === 'blocked') return new BlockedBloomFilter(shape, state);
+    if (params.kind === 'partitioned') return new PartitionedBloomFilter(shape, state);
+    return new StandardBloomFilter(shape, state);
+  }
+
+  async write(filter: LocalFilter): Promise<void> {
+    const pages = (filter.serializeParts() as Uint8Array[]).slice(1, -1);
+    const payload = new PagesReader(pages);
+    const sizes = this.sizes();
+    for (const [i, size] of sizes.entries())
+      await writeBytes(this.context.client, this.key(i), payload.take(size));
+  }
+}
+
+/** Reads consecutive ranges of bytes split over pages (a payload larger than one array). */
+class PagesReader {
+  private page = 0;
+  private at = 0;
+
+  constructor(private readonly pages: readonly Uint8Array[]) {}
+
+  take(length: number): Uint8Array {
+    const first = this.pages[this.page]!;
+    if (this.at + length <= first.length) {
+      const view = first.subarray(this.at, this.at + length);
+      this.at += length;
+      if (this.at === first.length) {
+        this.page++;
+        this.at = 0;
+      }
+      return view;
+    }
+    const out = new Uint8Array(length);
+    let done = 0;
+    while (done < length) {
+      const page = this.pages[this.page]!;
+      const n = Math.min(page.length - this.at, length - done);
+      out.set(page.subarray(this.at, this.at + n), done);
+      done += n;
+      this.at += n;
+      if (this.at === page.length) {
+        this.page++;
+        this.at = 0;
+      }
+    }
+    return out;
+  }
+}

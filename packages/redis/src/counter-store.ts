@@ -1,0 +1,127 @@
+import { type Key, standardLayout } from '@bloomkit/core';
+import { CounterArray, type CounterBits, keyList } from '@bloomkit/core/internal';
+import { CountingBloomFilter } from '@bloomkit/counting';
+import { BitfieldBatch, BitfieldOp } from './bitfield.js';
+import { allocateBytes, readBytes, writeBytes } from './bytes.js';
+import { runScript, script } from './client.js';
+import type { LocalFilter } from './local.js';
+import { answers, PackedOffsets } from './packed.js';
+import { KeyPositions, redisCounterOffset } from './positions.js';
+import { COUNTERS_DELETE } from './scripts.js';
+import type { Counter, Store, StoreContext } from './store.js';
+
+const DELETE = script(COUNTERS_DELETE);
+
+/**
+ * A counting filter in one string `bloomkit:{NAME}:data`: 4- or 8-bit counters packed exactly as the bloomkit
+ * payload, read and changed with BITFIELD's u4/u8 fields (saturating increments, checked decrements in Lua).
+ * 16-bit counters are little-endian in the format and big-endian in BITFIELD, so they are not offered in Redis.
+ */
+export class CounterStore implements Store {
+  private readonly positions: KeyPositions;
+  private readonly type: string;
+  private readonly increment: BitfieldOp;
+  private readonly read: BitfieldOp;
+
+  constructor(
+    private readonly context: StoreContext,
+    private readonly counter: Counter,
+  ) {
+    const { params } = context;
+    this.positions = new KeyPositions(standardLayout, params.bits, params.hashes, params.seed);
+    this.type = `u${params.counterBits}`;
+    this.increment = new BitfieldOp(`INCRBY ${this.type}`, '1');
+    this.read = new BitfieldOp(`GET ${this.type}`, '');
+  }
+
+  private bytes(): number {
+    return Math.ceil((this.context.params.bits * this.context.params.counterBits) / 8);
+  }
+
+  async dataKeys(): Promise<string[]> {
+    return [this.context.keys.data];
+  }
+
+  async allocate(): Promise<void> {
+    await allocateBytes(this.context.client, this.context.keys.data, this.bytes());
+  }
+
+  /** Saturating increments of every counter of the batch in one BITFIELD; a key is new when one went 0 → 1. */
+  async addMany(input: readonly Key[]): Promise<boolean[]> {
+    const list = keyList('RedisBloomFilter.addMany', input);
+    const batch = new BitfieldBatch(this.context.keys.data, false, ['OVERFLOW', 'SAT']);
+    this.encode(list, (offset) => batch.push(this.increment, offset));
+    const now = await batch.send(this.context.client);
+    const out = this.perKey(list.length, now, (value) => value === 1);
+    this.counter.add(out.filter(Boolean).length);
+    return out;
+  }
+
+  /** Every counter of the batch in one BITFIELD_RO; a key is present when all k are non-zero. */
+  async hasMany(input: readonly Key[]): Promise<boolean[]> {
+    const list = keyList('RedisBloomFilter.hasMany', input);
+    const batch = new BitfieldBatch(this.context.keys.data, true);
+    this.encode(list, (offset) => batch.push(this.read, offset));
+    const values = await batch.send(this.context.client);
+    return this.perKey(list.length, values, (value) => value === 0).map((zero) => !zero);
+  }
+
+  /** Checked decrements, as CountingBloomFilter.delete, in one Lua script (BITFIELD cannot check first). */
+  async deleteMany(input: readonly Key[]): Promise<boolean[]> {
+    const where = 'RedisBloomFilter.deleteMany';
+    const list = keyList(where, input);
+    const { client, keys, params } = this.context;
+    const packed = new PackedOffsets();
+    this.encode(list, (offset) => packed.push(offset));
+    const reply = await runScript(
+      client,
+      DELETE,
+      [keys.data, keys.meta],
+      [params.hashes, this.type, 2 ** params.counterBits - 1, packed.buffer()],
+    );
+    return answers(reply, list.length, where);
+  }
+
+  /** Calls `each` with the Redis offset of every counter of every key, in order. */
+  private encode(list: readonly Key[], each: (offset: number) => void): void {
+    const { hashes, counterBits } = this.context.params;
+    for (const key of list) {
+      const positions = this.positions.of(key);
+      for (let h = 0; h < hashes; h++) each(redisCounterOffset(positions[h]!, counterBits));
+    }
+  }
+
+  /** For each key, whether `test` holds for one of its k values. */
+  private perKey(n: number, values: readonly number[], test: (value: number) => boolean): boolean[] {
+    const k = this.context.params.hashes;
+    const out = new Array<boolean>(n);
+    for (let j = 0; j < n; j++) {
+      let any = false;
+      for (let h = 0; h < k; h++) if (test(values[j * k + h]!)) any = true;
+      out[j] = any;
+    }
+    return out;
+  }
+
+  async toLocal(count: number): Promise<LocalFilter> {
+    const { client, keys, params } = this.context;
+    const bytes = await readBytes(client, keys.data, this.bytes());
+    const storage = new CounterArray(params.bits, params.counterBits as CounterBits, { bytes, copy: false });
+    return new CountingBloomFilter(
+      {
+        bits: params.bits,
+        hashes: params.hashes,
+        seed: params.seed,
+        counterBits: params.counterBits as 4 | 8,
+        maxBytes: Number.MAX_SAFE_INTEGER,
+      },
+      { storage, count, capacity: params.capacity ?? undefined, fpr: params.fpr ?? undefined },
+    );
+  }
+
+  async write(filter: LocalFilter): Promise<void> {
+    const parts = filter.serializeParts().slice(1, -1);
+    const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+    await writeBytes(this.context.client, this.context.keys.data, bytes);
+  }
+}

@@ -1,0 +1,508 @@
+import { BlockedBloomFilter } from '@bloomkit/blocked';
+import {
+  BLOCK_BITS,
+  type ByteSource,
+  blockedLayout,
+  chooseShape,
+  FilterKind,
+  FormatError,
+  IncompatibleFiltersError,
+  InvalidArgumentError,
+  type Key,
+  partitionedLayout,
+  readHeader,
+  standardLayout,
+} from '@bloomkit/core';
+import {
+  checkInteger,
+  checkOneOf,
+  checkOpenInterval,
+  readOptions,
+  resolveSeed,
+} from '@bloomkit/core/internal';
+import { CountingBloomFilter } from '@bloomkit/counting';
+import { PartitionedBloomFilter } from '@bloomkit/partitioned';
+import {
+  DEFAULT_GROWTH,
+  DEFAULT_TIGHTENING,
+  GROWTH_FACTORS,
+  ScalableBloomFilter,
+  subFilterShape,
+} from '@bloomkit/scalable';
+import { StandardBloomFilter } from '@bloomkit/standard';
+import { BitStore } from './bit-store.js';
+import { type RedisClient, runScript, script } from './client.js';
+import { CounterStore } from './counter-store.js';
+import { RedisFilterError } from './errors.js';
+import { checkName, filterKeys } from './keys.js';
+import type { LocalFilter } from './local.js';
+import {
+  decodeParams,
+  encodeParams,
+  firstDifference,
+  REDIS_KINDS,
+  type RedisFilterKind,
+  type RedisFilterParams,
+} from './params.js';
+import { ScalableStore } from './scalable-store.js';
+import { CREATE } from './scripts.js';
+import { Counter, type Store } from './store.js';
+
+const CREATE_SCRIPT = script(CREATE);
+
+/** Redis's largest string: 512 MB, 2^32 bits. */
+export const MAX_STRING_BITS: number = 2 ** 32;
+/** Default shard size of a blocked filter: 4 MiB of blocks per Redis key. */
+export const DEFAULT_SHARD_BYTES: number = 4 * 1024 * 1024;
+
+/** How to create a filter in Redis. */
+export interface RedisFilterOptions {
+  readonly kind: RedisFilterKind;
+  /** Keys the filter is sized for (for scalable: the first sub-filter's), with `fpr`. */
+  readonly capacity?: number;
+  /** Target false-positive rate, in (0, 1). */
+  readonly fpr?: number;
+  /** Or an explicit m and k (not for scalable). */
+  readonly bits?: number;
+  readonly hashes?: number;
+  /** Hash seed, or 'random' (recommended when untrusted input fills the filter). Default 0. */
+  readonly seed?: number | 'random';
+  /** Counting: counter width, 4 (default) or 8. */
+  readonly counterBits?: 4 | 8;
+  /** Blocked: number of Redis keys the blocks are spread over. Default: one per 4 MiB. */
+  readonly shards?: number;
+  /** Scalable: growth 2 or 4 and tightening in (0, 1). */
+  readonly growth?: 2 | 4;
+  readonly tightening?: number;
+  /** Seconds until Redis deletes the filter (EXPIRE on every key); none by default. */
+  readonly ttl?: number;
+}
+
+/** What {@link RedisBloomFilter.info} reports. */
+export interface RedisFilterInfo extends RedisFilterParams {
+  readonly name: string;
+  /** Adds that returned true (net of deletes, for counting). */
+  readonly count: number;
+  /** Scalable: sub-filters now. */
+  readonly filters: number;
+  /** Bytes of storage in Redis (the meta hash aside). */
+  readonly bytes: number;
+  /** The Redis keys holding the storage. */
+  readonly keys: readonly string[];
+  /** Seconds to live, or null without a TTL. */
+  readonly ttl: number | null;
+}
+
+/**
+ * A bloomkit filter kept in Redis or a Redis Cluster, shared by every process that opens it by name: the same
+ * filter, bit for bit, as the local one built from the same keys with the same seed. Hashing and positions are
+ * computed in the client with core's code; Redis stores exactly the payload bytes of docs/FORMAT.md and changes
+ * them atomically (BITFIELD inside Lua scripts, one per batch and Redis key), so no server module is needed.
+ *
+ * Kinds: standard and partitioned in one string (up to 2^32 bits, Redis's 512 MB limit); counting with 4- or
+ * 8-bit counters in one string; blocked sharded over many keys whose hash tags spread them over a cluster's slots
+ * (a key touches one block, so one shard: every operation is one atomic command on one node); scalable in one slot,
+ * growing atomically under racing writers.
+ *
+ * Failures: a rejected promise means the operation may or may not have been applied, but a key is only reported
+ * as added when Redis said so. ioredis retries commands as its options say (`maxRetriesPerRequest`); a retried
+ * test-and-add is safe: it sets the same bits again and reports the key as present, never as added twice. A
+ * cluster node that is down fails the batches touching its shards with a RedisFilterError naming them; the other
+ * shards keep working.
+ */
+export class RedisBloomFilter {
+  readonly name: string;
+  readonly kind: RedisFilterKind;
+  readonly seed: number;
+  /** m (counters for counting; of the first sub-filter for scalable). */
+  readonly bits: number;
+  /** k (of the first sub-filter for scalable). */
+  readonly hashes: number;
+  readonly capacity: number | null;
+  readonly fpr: number | null;
+  private readonly keys;
+  private readonly store: Store;
+  private readonly counter: Counter;
+
+  private constructor(
+    private readonly client: RedisClient,
+    name: string,
+    readonly params: RedisFilterParams,
+  ) {
+    this.name = name;
+    this.kind = params.kind;
+    this.seed = params.seed;
+    this.bits = params.bits;
+    this.hashes = params.hashes;
+    this.capacity = params.capacity;
+    this.fpr = params.fpr;
+    this.keys = filterKeys(name);
+    const context = { client, name, keys: this.keys, params };
+    this.counter = new Counter(client, this.keys.meta);
+    this.store =
+      params.kind === 'counting'
+        ? new CounterStore(context, this.counter)
+        : params.kind === 'scalable'
+          ? new ScalableStore(context)
+          : new BitStore(context, this.counter);
+  }
+
+  /**
+   * Creates the filter `name`, or opens it when it exists with the same parameters. An existing filter with other
+   * parameters is an IncompatibleFiltersError naming the first difference: never a silent overwrite. The storage
+   * is allocated (zeroed) now, so a server without the memory fails here, not at the first add.
+   */
+  static async create(
+    client: RedisClient,
+    name: string,
+    options: RedisFilterOptions,
+  ): Promise<RedisBloomFilter> {
+    const where = 'RedisBloomFilter.create';
+    checkName(where, name);
+    const params = planParams(where, readOptions(where, options, 'options'));
+    const ttl = readTtl(where, options.ttl);
+    const keys = filterKeys(name);
+    const existing = await runScript(
+      client,
+      CREATE_SCRIPT,
+      [keys.meta],
+      [...encodeParams(params), 'count', '0', 'state', 'creating'],
+    );
+    if (Array.isArray(existing)) {
+      const stored = decodeParams(where, name, pairs(existing as string[]));
+      const difference = firstDifference(stored, {
+        ...params,
+        seed: options.seed === 'random' ? stored.seed : params.seed,
+      });
+      if (difference !== undefined) {
+        throw new IncompatibleFiltersError(
+          `${where}: a filter named ${JSON.stringify(name)} exists with other parameters (${difference})`,
+        );
+      }
+      return RedisBloomFilter.open(client, name);
+    }
+    const filter = new RedisBloomFilter(client, name, params);
+    try {
+      await filter.store.allocate();
+      await client.hset(keys.meta, 'state', 'ready');
+    } catch (error) {
+      await filter.drop().catch(() => undefined);
+      throw new RedisFilterError(
+        `${where}: allocating ${name} failed, and what was allocated is deleted: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
+    }
+    if (ttl !== undefined) await filter.expire(ttl);
+    return filter;
+  }
+
+  /** Opens the filter `name` that some process created; waits (up to 10 s) while its creator allocates it. */
+  static async open(client: RedisClient, name: string): Promise<RedisBloomFilter> {
+    const where = 'RedisBloomFilter.open';
+    checkName(where, name);
+    const keys = filterKeys(name);
+    for (let waited = 0; ; waited += 50) {
+      const fields = (await client.hgetall(keys.meta)) as Record<string, string>;
+      if (Object.keys(fields).length === 0) {
+        throw new InvalidArgumentError(
+          `${where}: no filter named ${JSON.stringify(name)} (no key ${keys.meta})`,
+        );
+      }
+      const params = decodeParams(where, name, fields);
+      if (fields.state === 'ready') return new RedisBloomFilter(client, name, params);
+      if (waited >= 10_000) throw new RedisFilterError(`${where}: ${name} is still being created after 10 s`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /**
+   * Creates the filter `name` from a bloomkit file (docs/FORMAT.md; bytes or parts), written to Redis a few MB
+   * at a time. Refuses a name that exists, and a file whose kind or counters Redis cannot hold.
+   */
+  static async import(
+    client: RedisClient,
+    name: string,
+    bytes: ByteSource,
+    options: { readonly shards?: number; readonly ttl?: number } = {},
+  ): Promise<RedisBloomFilter> {
+    const where = 'RedisBloomFilter.import';
+    checkName(where, name);
+    const local = decodeLocal(bytes);
+    const params = paramsOf(where, local, options.shards);
+    const keys = filterKeys(name);
+    const existing = await runScript(
+      client,
+      CREATE_SCRIPT,
+      [keys.meta],
+      [...encodeParams(params), 'count', '0', 'state', 'creating'],
+    );
+    if (Array.isArray(existing)) {
+      throw new IncompatibleFiltersError(
+        `${where}: a filter named ${JSON.stringify(name)} exists; drop it first`,
+      );
+    }
+    const filter = new RedisBloomFilter(client, name, params);
+    try {
+      await filter.store.write(local);
+    } catch (error) {
+      await filter.drop();
+      throw error;
+    }
+    await client.hset(keys.meta, 'count', local.count, 'state', 'ready');
+    const ttl = readTtl(where, options.ttl);
+    if (ttl !== undefined) await filter.expire(ttl);
+    return filter;
+  }
+
+  /** Test-and-add: true when `key` was new. Atomic: of N clients adding one new key at once, exactly one gets true. */
+  async add(key: Key): Promise<boolean> {
+    return (await this.store.addMany([key]))[0]!;
+  }
+
+  /** True when `key` may have been added (false positives at the filter's rate); false means certainly not. */
+  async has(key: Key): Promise<boolean> {
+    return (await this.store.hasMany([key]))[0]!;
+  }
+
+  /**
+   * `add` for each key, in order (a repeat within the batch answers false): one script call per shard the batch
+   * touches, all in flight at once, so a batch costs a few round trips, not one per key.
+   */
+  addMany(keys: readonly Key[]): Promise<boolean[]> {
+    return this.store.addMany(keys);
+  }
+
+  /** `has` for each key, grouped like {@link addMany}. */
+  hasMany(keys: readonly Key[]): Promise<boolean[]> {
+    return this.store.hasMany(keys);
+  }
+
+  /** Counting filters: removes one occurrence of `key`, as CountingBloomFilter.delete, atomically. */
+  async delete(key: Key): Promise<boolean> {
+    return (await this.deleteMany([key]))[0]!;
+  }
+
+  /** Counting filters: {@link delete} for each key, in order, in one atomic script call. */
+  deleteMany(keys: readonly Key[]): Promise<boolean[]> {
+    if (!(this.store instanceof CounterStore)) {
+      return Promise.reject(
+        new InvalidArgumentError(
+          `RedisBloomFilter.delete: ${this.name} is a ${this.kind} filter; only counting filters delete`,
+        ),
+      );
+    }
+    return this.store.deleteMany(keys);
+  }
+
+  /** Adds that returned true so far (net of deletes, for counting). */
+  async count(): Promise<number> {
+    await this.counter.settled();
+    return Number((await this.client.hget(this.keys.meta, 'count')) ?? 0);
+  }
+
+  /**
+   * The filter as a local object, read from Redis a few MB at a time: the same filter `deserialize` would give
+   * for {@link export}'s bytes. Not a snapshot across keys: adds running meanwhile may or may not be in it.
+   */
+  async toLocal(): Promise<LocalFilter> {
+    return this.store.toLocal(await this.count());
+  }
+
+  /** The bloomkit file (docs/FORMAT.md), byte for byte what the local filter built from the same keys serializes. */
+  async export(): Promise<Uint8Array> {
+    return (await this.toLocal()).serialize();
+  }
+
+  /** {@link export} as parts to write in order, for filters past one Uint8Array (4 GiB). */
+  async exportParts(): Promise<Uint8Array[]> {
+    return (await this.toLocal()).serializeParts();
+  }
+
+  /** Parameters, count, storage keys and size, TTL. */
+  async info(): Promise<RedisFilterInfo> {
+    const keys = await this.store.dataKeys();
+    const lengths = await Promise.all(keys.map((key) => this.client.strlen(key)));
+    const ttl = await this.client.ttl(this.keys.meta);
+    return {
+      name: this.name,
+      ...this.params,
+      count: await this.count(),
+      filters: this.kind === 'scalable' ? keys.length : 1,
+      bytes: lengths.reduce((a, b) => a + b, 0),
+      keys,
+      ttl: ttl >= 0 ? ttl : null,
+    };
+  }
+
+  /** Sets a time to live on every key of the filter (growth of a scalable filter copies it to new sub-filters). */
+  async expire(seconds: number): Promise<void> {
+    readTtl('RedisBloomFilter.expire', seconds);
+    const keys = [this.keys.meta, ...(await this.store.dataKeys())];
+    await Promise.all(keys.map((key) => this.client.expire(key, seconds)));
+  }
+
+  /** Deletes the filter: its storage, then its parameters. */
+  async drop(): Promise<void> {
+    const keys = await this.store.dataKeys();
+    await Promise.all(keys.map((key) => this.client.del(key)));
+    await this.client.del(this.keys.meta);
+  }
+}
+
+/** HGETALL's flat reply as a record. */
+function pairs(flat: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) out[flat[i]!] = flat[i + 1]!;
+  return out;
+}
+
+function readTtl(where: string, ttl: number | undefined): number | undefined {
+  return ttl === undefined ? undefined : checkInteger(where, 'ttl', ttl, 1, 2 ** 31 - 1);
+}
+
+/** The stored parameters for create's options, sized as the local classes size them. */
+function planParams(where: string, o: RedisFilterOptions): RedisFilterParams {
+  const kind = checkOneOf(where, 'kind', o.kind, REDIS_KINDS);
+  const seed = resolveSeed(where, o.seed);
+  const base = { kind, seed, counterBits: 0, shards: 1, shardBlocks: 0, growth: 0, tightening: 0 };
+  if (kind === 'scalable') {
+    if (o.bits !== undefined || o.hashes !== undefined) {
+      throw new InvalidArgumentError(
+        `${where}: a scalable filter is sized by capacity and fpr, not bits and hashes`,
+      );
+    }
+    const growth = checkOneOf(where, 'growth', o.growth ?? DEFAULT_GROWTH, GROWTH_FACTORS);
+    const tightening = checkOpenInterval(where, 'tightening', o.tightening ?? DEFAULT_TIGHTENING, 0, 1);
+    const capacity = checkInteger(where, 'capacity', o.capacity, 1, Number.MAX_SAFE_INTEGER);
+    const fpr = checkOpenInterval(where, 'fpr', o.fpr, 0, 1);
+    const first = subFilterShape({ initialCapacity: capacity, fpr, growth, tightening }, 0);
+    checkStringBits(where, kind, first.bits);
+    return { ...base, bits: first.bits, hashes: first.hashes, capacity, fpr, growth, tightening };
+  }
+  const layout =
+    kind === 'blocked' ? blockedLayout : kind === 'partitioned' ? partitionedLayout : standardLayout;
+  const counterBits =
+    kind === 'counting' ? checkOneOf(where, 'counterBits', o.counterBits ?? 4, [4, 8] as const) : 0;
+  if (kind !== 'counting' && o.counterBits !== undefined) {
+    throw new InvalidArgumentError(`${where}: counterBits applies to kind 'counting' only`);
+  }
+  let bits: number;
+  let hashes: number;
+  let capacity: number | null = null;
+  let fpr: number | null = null;
+  if (o.bits !== undefined || o.hashes !== undefined) {
+    hashes = checkInteger(where, 'hashes', o.hashes, 1, 64);
+    const unit = layout.bitsUnit(hashes);
+    bits = Math.ceil(checkInteger(where, 'bits', o.bits, 1, layout.maxBits) / unit) * unit;
+  } else {
+    capacity = checkInteger(where, 'capacity', o.capacity, 1, Number.MAX_SAFE_INTEGER);
+    const shape = chooseShape(capacity, o.fpr as number, layout, where);
+    bits = shape.bits;
+    hashes = shape.hashes;
+    fpr = o.fpr as number;
+  }
+  if (kind === 'blocked') {
+    return { ...base, bits, hashes, capacity, fpr, ...shardLayout(where, bits, o.shards) };
+  }
+  if (o.shards !== undefined)
+    throw new InvalidArgumentError(`${where}: shards applies to kind 'blocked' only`);
+  checkStringBits(where, kind, bits * Math.max(1, counterBits));
+  return { ...base, bits, hashes, capacity, fpr, counterBits };
+}
+
+/**
+ * How a blocked filter of `bits` is cut into shards: at most `requested` shards (default: shards of 4 MiB − 64 B), each
+ * of the same number of blocks but the last, that number chosen so a shard fills a jemalloc size class with room
+ * for Redis's string header. jemalloc (Redis's allocator) rounds an allocation up to its next class, 25% apart
+ * above 4 KiB: a shard of exactly 4 MiB plus its header would take 5 MiB, one of 4 MiB − 64 B takes 4 MiB.
+ */
+function shardLayout(
+  where: string,
+  bits: number,
+  requested: number | undefined,
+): { shards: number; shardBlocks: number } {
+  const blocks = bits / BLOCK_BITS;
+  const needed =
+    requested === undefined
+      ? DEFAULT_SHARD_BYTES / 64 - 1
+      : Math.ceil(blocks / checkInteger(where, 'shards', requested, 1, Math.min(blocks, 2 ** 20)));
+  const shardBlocks = Math.min(blocks, sizeClass((needed + 1) * 64) / 64 - 1);
+  checkStringBits(where, 'blocked', shardBlocks * BLOCK_BITS);
+  return { shards: Math.ceil(blocks / shardBlocks), shardBlocks };
+}
+
+/** jemalloc's smallest size class ≥ `bytes` for bytes ≥ 4 KiB: four classes per power of two. */
+function sizeClass(bytes: number): number {
+  if (bytes <= 4096) return 4096;
+  const step = 2 ** (Math.floor(Math.log2(bytes - 1)) - 2);
+  return Math.ceil(bytes / step) * step;
+}
+
+/** One Redis string holds at most 2^32 bits. */
+function checkStringBits(where: string, kind: RedisFilterKind, bits: number): void {
+  if (bits > MAX_STRING_BITS) {
+    throw new InvalidArgumentError(
+      `${where}: a ${kind} filter of ${bits} bits does not fit one Redis string (at most 2^32 bits, Redis's 512 MB limit)${kind === 'blocked' ? '; use more shards' : "; use kind 'blocked', which shards over many keys"}`,
+    );
+  }
+}
+
+/** A local filter of any kind from a file. */
+function decodeLocal(bytes: ByteSource): LocalFilter {
+  const { kind } = readHeader(bytes, { verifyChecksum: false });
+  switch (kind) {
+    case FilterKind.Standard:
+      return StandardBloomFilter.deserialize(bytes);
+    case FilterKind.Partitioned:
+      return PartitionedBloomFilter.deserialize(bytes);
+    case FilterKind.Counting:
+      return CountingBloomFilter.deserialize(bytes);
+    case FilterKind.Blocked:
+      return BlockedBloomFilter.deserialize(bytes);
+    case FilterKind.Scalable:
+      return ScalableBloomFilter.deserialize(bytes, { maxBytes: Number.MAX_SAFE_INTEGER });
+    default:
+      throw new FormatError(`RedisBloomFilter.import: unsupported kind ${kind}`);
+  }
+}
+
+/** The stored parameters of an imported filter. */
+function paramsOf(where: string, local: LocalFilter, shards: number | undefined): RedisFilterParams {
+  const base = { seed: local.seed, counterBits: 0, shards: 1, shardBlocks: 0, growth: 0, tightening: 0 };
+  if (local instanceof ScalableBloomFilter) {
+    const first = local.subFilters()[0]!;
+    return {
+      ...base,
+      kind: 'scalable',
+      bits: first.bits,
+      hashes: first.hashes,
+      capacity: local.initialCapacity,
+      fpr: local.fpr,
+      growth: local.growth,
+      tightening: local.tightening,
+    };
+  }
+  const sized = {
+    bits: local.bits,
+    hashes: local.hashes,
+    capacity: local.capacity ?? null,
+    fpr: local.fpr ?? null,
+  };
+  if (local instanceof CountingBloomFilter) {
+    if (local.counterBits === 16) {
+      throw new InvalidArgumentError(
+        `${where}: 16-bit counters are not supported in Redis (its BITFIELD integers are big-endian); use 4 or 8`,
+      );
+    }
+    checkStringBits(where, 'counting', local.bits * local.counterBits);
+    return { ...base, ...sized, kind: 'counting', counterBits: local.counterBits };
+  }
+  if (local instanceof BlockedBloomFilter) {
+    return { ...base, ...sized, kind: 'blocked', ...shardLayout(where, local.bits, shards) };
+  }
+  const kind = local instanceof PartitionedBloomFilter ? 'partitioned' : 'standard';
+  checkStringBits(where, kind, local.bits);
+  return { ...base, ...sized, kind };
+}

@@ -1,0 +1,221 @@
+/**
+ * The Lua run inside Redis, for what one BITFIELD command cannot express (adds and lookups are pre-encoded
+ * BITFIELD commands, see bitfield.ts): checked deletes, the scalable chain's test-and-add with growth, and the
+ * create-unless-exists. Each script takes a batch of keys' positions as one binary argument (little-endian u32
+ * offsets, k per key): thousands of small arguments would cost the client more CPU than Redis spends on the work.
+ * A script runs atomically and touches only the keys passed in KEYS, all in one cluster slot.
+ */
+
+/** Shared Lua: reads offset `i` (0-based) of the packed argument. */
+const OFFSET = `
+local byte = string.byte
+local function offset(packed, i)
+  local b1, b2, b3, b4 = byte(packed, 4 * i + 1, 4 * i + 4)
+  return b1 + b2 * 256 + b3 * 65536 + b4 * 16777216
+end
+`;
+
+/**
+ * Membership of a batch of keys in bits: GETBIT per position, stopping at the key's first 0, so an absent key
+ * costs about two reads instead of k (a BITFIELD_RO reads all k, and its reply of k integers per key costs the
+ * client more than the reads cost Redis). KEYS[1] the bits; ARGV[1] k, ARGV[2] packed offsets. '1' when all k bits
+ * are set.
+ */
+export const BITS_HAS: string = `${OFFSET}
+local k = tonumber(ARGV[1])
+local packed = ARGV[2]
+local n = #packed / (4 * k)
+local key = KEYS[1]
+local out = {}
+for i = 0, n - 1 do
+  local present = '1'
+  for h = i * k, i * k + k - 1 do
+    if redis.call('GETBIT', key, offset(packed, h)) == 0 then present = '0'; break end
+  end
+  out[i + 1] = present
+end
+return table.concat(out)
+`;
+
+/**
+ * Delete for counters, as CountingBloomFilter.delete: a key is removed only when each of its counters is non-zero
+ * and, unless saturated, at least as large as the number of times its position repeats among the key's k; then each
+ * unsaturated counter is decremented once per occurrence (a saturated one stays), and `count` drops by one when
+ * some counter reached zero. KEYS[1] the counters, KEYS[2] the meta hash. ARGV[1] k, ARGV[2] type, ARGV[3] the
+ * counters' maximum, ARGV[4] packed offsets. '1' deleted, '0' absent (nothing changed).
+ */
+export const COUNTERS_DELETE: string = `${OFFSET}
+local k = tonumber(ARGV[1])
+local ctype = ARGV[2]
+local max = tonumber(ARGV[3])
+local packed = ARGV[4]
+local n = #packed / (4 * k)
+local out = {}
+local left = 0
+for j = 0, n - 1 do
+  local offsets = {}
+  local get = {}
+  for h = 1, k do
+    offsets[h] = offset(packed, j * k + h - 1)
+    get[3 * h - 2] = 'GET'; get[3 * h - 1] = ctype; get[3 * h] = offsets[h]
+  end
+  local values = redis.call('BITFIELD_RO', KEYS[1], unpack(get))
+  local ok = true
+  for h = 1, k do
+    local times = 0
+    for g = 1, k do
+      if offsets[g] == offsets[h] then times = times + 1 end
+    end
+    if values[h] == 0 or (values[h] ~= max and values[h] < times) then ok = false; break end
+  end
+  if ok then
+    local dec = { 'OVERFLOW', 'WRAP' }
+    for h = 1, k do
+      if values[h] ~= max then
+        dec[#dec + 1] = 'INCRBY'; dec[#dec + 1] = ctype; dec[#dec + 1] = offsets[h]; dec[#dec + 1] = -1
+      end
+    end
+    local reached = false
+    if #dec > 2 then
+      local now = redis.call('BITFIELD', KEYS[1], unpack(dec))
+      for h = 1, #now do
+        if now[h] == 0 then reached = true end
+      end
+    end
+    if reached then left = left + 1 end
+    out[j + 1] = '1'
+  else
+    out[j + 1] = '0'
+  end
+end
+if left > 0 then
+  local count = tonumber(redis.call('HGET', KEYS[2], 'count') or '0')
+  redis.call('HSET', KEYS[2], 'count', math.max(0, count - left))
+end
+return table.concat(out)
+`;
+
+/**
+ * Scalable test-and-add, growth included, as ScalableBloomFilter.add: a key present in some sub-filter (newest
+ * first) is not added; a new key goes into the newest sub-filter, after chaining the next one when the newest
+ * holds its capacity. KEYS[1] the meta hash, KEYS[2 + j] sub-filter j for j = 0..F, the sub-filters the client
+ * computed positions for (the ones it knows and the next). ARGV[1] the packed offsets, for each key those of
+ * sub-filters 0..F in order; ARGV[2 + 3j .. 4 + 3j] k, capacity and bytes of sub-filter j. Returns {status, C,
+ * answers}: status 0 when every key was answered; 1 when the chain grew past F (the client computes the next
+ * sub-filter's positions and sends the keys not yet answered).
+ */
+export const SCALABLE_ADD: string = `${OFFSET}
+local meta = KEYS[1]
+local F = #KEYS - 2
+local C = tonumber(redis.call('HGET', meta, 'filters'))
+if C == nil then return redis.error_reply('bloomkit: this scalable filter was dropped') end
+if C > F + 1 then return { 1, C, '' } end
+local ks, caps, sizes, starts = {}, {}, {}, {}
+local per = 0
+for j = 0, F do
+  ks[j] = tonumber(ARGV[2 + 3 * j]); caps[j] = tonumber(ARGV[3 + 3 * j]); sizes[j] = tonumber(ARGV[4 + 3 * j])
+  starts[j] = per
+  per = per + ks[j]
+end
+local packed = ARGV[1]
+local n = #packed / (4 * per)
+local firstC = C
+local newest = tonumber(redis.call('HGET', meta, 'count:' .. (C - 1)) or '0')
+local out = {}
+local added = 0
+local status = 0
+local function holds(i, j)
+  local args = {}
+  local base = i * per + starts[j]
+  for h = 0, ks[j] - 1 do
+    args[3 * h + 1] = 'GET'; args[3 * h + 2] = 'u1'; args[3 * h + 3] = offset(packed, base + h)
+  end
+  local bits = redis.call('BITFIELD_RO', KEYS[j + 2], unpack(args))
+  for h = 1, ks[j] do
+    if bits[h] == 0 then return false end
+  end
+  return true
+end
+for i = 0, n - 1 do
+  local present = false
+  for j = C - 1, 0, -1 do
+    if holds(i, j) then present = true; break end
+  end
+  if present then
+    out[i + 1] = '0'
+  else
+    if newest >= caps[C - 1] then
+      if C > F then status = 1; break end
+      redis.call('HSET', meta, 'count:' .. (C - 1), newest)
+      redis.call('DEL', KEYS[C + 2])
+      redis.call('SETRANGE', KEYS[C + 2], sizes[C] - 1, '\\0')
+      local ttl = redis.call('PTTL', meta)
+      if ttl > 0 then redis.call('PEXPIRE', KEYS[C + 2], ttl) end
+      C = C + 1
+      newest = 0
+      redis.call('HSET', meta, 'filters', C)
+    end
+    local args = {}
+    local base = i * per + starts[C - 1]
+    for h = 0, ks[C - 1] - 1 do
+      args[4 * h + 1] = 'SET'; args[4 * h + 2] = 'u1'; args[4 * h + 3] = offset(packed, base + h); args[4 * h + 4] = 1
+    end
+    redis.call('BITFIELD', KEYS[C + 1], unpack(args))
+    newest = newest + 1
+    added = added + 1
+    out[i + 1] = '1'
+  end
+end
+if added > 0 then
+  redis.call('HSET', meta, 'count:' .. (C - 1), newest)
+  redis.call('HINCRBY', meta, 'count', added)
+end
+return { status, C, table.concat(out) }
+`;
+
+/** Scalable membership: '1' when some sub-filter holds the key. KEYS and ARGV as SCALABLE_ADD. */
+export const SCALABLE_HAS: string = `${OFFSET}
+local meta = KEYS[1]
+local F = #KEYS - 2
+local C = tonumber(redis.call('HGET', meta, 'filters'))
+if C == nil then return redis.error_reply('bloomkit: this scalable filter was dropped') end
+if C > F + 1 then return { 1, C, '' } end
+local ks, starts = {}, {}
+local per = 0
+for j = 0, F do
+  ks[j] = tonumber(ARGV[2 + 3 * j])
+  starts[j] = per
+  per = per + ks[j]
+end
+local packed = ARGV[1]
+local n = #packed / (4 * per)
+local out = {}
+for i = 0, n - 1 do
+  local present = '0'
+  for j = C - 1, 0, -1 do
+    local args = {}
+    local base = i * per + starts[j]
+    for h = 0, ks[j] - 1 do
+      args[3 * h + 1] = 'GET'; args[3 * h + 2] = 'u1'; args[3 * h + 3] = offset(packed, base + h)
+    end
+    local bits = redis.call('BITFIELD_RO', KEYS[j + 2], unpack(args))
+    local all = true
+    for h = 1, ks[j] do
+      if bits[h] == 0 then all = false; break end
+    end
+    if all then present = '1'; break end
+  end
+  out[i + 1] = present
+end
+return { 0, C, table.concat(out) }
+`;
+
+/**
+ * Creates a filter's meta hash unless one exists, atomically. KEYS[1] the meta hash; ARGV the field/value pairs.
+ * Returns nil when it created it, else the existing hash (HGETALL) for the caller to compare.
+ */
+export const CREATE: string = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('HGETALL', KEYS[1]) end
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return false
+`;

@@ -1,0 +1,52 @@
+import type { Key } from '@bloomkit/core';
+import type { RedisClient } from './client.js';
+import type { FilterKeys } from './keys.js';
+import type { LocalFilter } from './local.js';
+import type { RedisFilterParams } from './params.js';
+
+/** How one kind keeps its storage in Redis; the facade (RedisBloomFilter) holds one. */
+export interface Store {
+  /** The Redis keys of the storage (for drop, expire and info); the meta hash is not among them. */
+  dataKeys(): Promise<string[]>;
+  /** Zeroed storage for a new filter. */
+  allocate(): Promise<void>;
+  addMany(keys: readonly Key[]): Promise<boolean[]>;
+  hasMany(keys: readonly Key[]): Promise<boolean[]>;
+  /** The filter as a local object (its storage read with GETRANGE), count and sizing included. */
+  toLocal(count: number): Promise<LocalFilter>;
+  /** Writes a local filter's storage (import). */
+  write(filter: LocalFilter): Promise<void>;
+}
+
+/** What every store is built from. */
+export interface StoreContext {
+  readonly client: RedisClient;
+  readonly name: string;
+  readonly keys: FilterKeys;
+  readonly params: RedisFilterParams;
+}
+
+/**
+ * The meta hash's `count`, increased without making the caller wait: an add resolves once its bits are set, and
+ * the HINCRBY follows. Redis runs a connection's commands in order, so this client's next reads see it;
+ * {@link settled} waits for the increments in flight (count, export and info call it). An increment lost with a
+ * connection leaves `count` low, never the bits: `count` is bookkeeping, the bits are the filter.
+ */
+export class Counter {
+  private pending: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly client: RedisClient,
+    private readonly meta: string,
+  ) {}
+
+  add(n: number): void {
+    if (n <= 0) return;
+    const increment = this.client.hincrby(this.meta, 'count', n).catch(() => undefined);
+    this.pending = Promise.all([this.pending, increment]);
+  }
+
+  async settled(): Promise<void> {
+    await this.pending;
+  }
+}

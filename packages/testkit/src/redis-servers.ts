@@ -1,0 +1,172 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Cluster, Redis } from 'ioredis';
+
+/**
+ * Real redis-server processes for the tests, on free loopback ports, in a temporary directory, without
+ * persistence; stopped (SIGKILL, then the directory removed) by `stop()`. No mocks: the filters are tested
+ * against the server their users run.
+ */
+export interface RedisProcess {
+  readonly port: number;
+  readonly process: ChildProcess;
+  kill(): void;
+}
+
+/** A free TCP port on 127.0.0.1, from the kernel. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
+function requireRedisServer(): void {
+  try {
+    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
+  } catch {
+    throw new Error(
+      'redis-server is not installed: the Redis tests run real servers. Run the README test command, which installs it (apt-get install redis-server).',
+    );
+  }
+}
+
+/** Starts one redis-server; resolves when it answers PING. */
+export async function startRedis(
+  options: { cluster?: boolean; maxmemory?: string } = {},
+): Promise<RedisProcess> {
+  requireRedisServer();
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), `bloomkit-redis-${port}-`));
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+  ];
+  if (options.cluster) {
+    args.push(
+      '--cluster-enabled',
+      'yes',
+      '--cluster-config-file',
+      `nodes-${port}.conf`,
+      '--cluster-node-timeout',
+      '1500',
+      '--cluster-require-full-coverage',
+      'no',
+    );
+  }
+  if (options.maxmemory !== undefined)
+    args.push('--maxmemory', options.maxmemory, '--maxmemory-policy', 'noeviction');
+  const child = spawn('redis-server', args, { stdio: 'ignore' });
+  const kill = () => {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      const pong = execFileSync('redis-cli', ['-p', String(port), 'ping'], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      if (pong.trim() === 'PONG') break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      kill();
+      throw new Error(`redis-server on port ${port} did not start`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { port, process: child, kill };
+}
+
+/** A single server and a client for it. */
+export async function startSingle(): Promise<{
+  server: RedisProcess;
+  client: Redis;
+  stop: () => Promise<void>;
+}> {
+  const server = await startRedis();
+  const client = new Redis({ port: server.port, host: '127.0.0.1', lazyConnect: false });
+  return {
+    server,
+    client,
+    stop: async () => {
+      client.disconnect();
+      server.kill();
+    },
+  };
+}
+
+/**
+ * A cluster of `nodes` masters (no replicas) built with `redis-cli --cluster create`, and a cluster client;
+ * resolves when every node reports cluster_state:ok.
+ */
+export async function startCluster(
+  nodes = 3,
+  options: { maxmemory?: string } = {},
+): Promise<{ servers: RedisProcess[]; client: Cluster; stop: () => Promise<void> }> {
+  const servers = await Promise.all(
+    Array.from({ length: nodes }, () => startRedis({ cluster: true, ...options })),
+  );
+  const stop = async () => {
+    for (const server of servers) server.kill();
+  };
+  try {
+    execFileSync(
+      'redis-cli',
+      [
+        '--cluster',
+        'create',
+        ...servers.map((s) => `127.0.0.1:${s.port}`),
+        '--cluster-replicas',
+        '0',
+        '--cluster-yes',
+      ],
+      { stdio: 'ignore' },
+    );
+    const deadline = Date.now() + 20_000;
+    for (const server of servers) {
+      for (;;) {
+        const info = execFileSync('redis-cli', ['-p', String(server.port), 'cluster', 'info'], {
+          encoding: 'utf8',
+        });
+        if (info.includes('cluster_state:ok')) break;
+        if (Date.now() > deadline) throw new Error('the cluster did not reach cluster_state:ok');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const client = new Cluster(
+    servers.map((s) => ({ host: '127.0.0.1', port: s.port })),
+    { clusterRetryStrategy: () => null, redisOptions: { maxRetriesPerRequest: 1 } },
+  );
+  return {
+    servers,
+    client,
+    stop: async () => {
+      client.disconnect();
+      await stop();
+    },
+  };
+}
