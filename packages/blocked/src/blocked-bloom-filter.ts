@@ -5,6 +5,7 @@ import {
   decodeSingleFilter,
   type FilterShapeOptions,
   type FilterState,
+  fromFilterJson,
   kindById,
   planShape,
   resolveShape,
@@ -57,5 +58,13 @@ export class BlockedBloomFilter extends BloomEngine<BitArray> {
   static deserialize(bytes: ByteSource, options?: DeserializeOptions): BlockedBloomFilter {
     const { shape, state } = decodeSingleFilter<BitArray>(KIND, bytes, options);
     return new BlockedBloomFilter(shape, state);
+  }
+
+  /** Reads the JSON form written by `toJSON()` (the object or its JSON text); FormatError for anything else. */
+  static fromJSON(json: unknown, options?: DeserializeOptions): BlockedBloomFilter {
+    return BlockedBloomFilter.deserialize(
+      fromFilterJson('BlockedBloomFilter.fromJSON', json, KIND.name),
+      options,
+    );
   }
 }

@@ -8,6 +8,7 @@ const Blocked: FilterClass<BlockedBloomFilter> = {
   fromShape: (shape) => new BlockedBloomFilter(shape),
   create: (capacity, fpr) => BlockedBloomFilter.create(capacity, fpr),
   deserialize: (bytes, options) => BlockedBloomFilter.deserialize(bytes, options),
+  fromJSON: (json) => BlockedBloomFilter.fromJSON(json),
   predictedFpr: (filter, n) => blockedFalsePositiveRate(filter.bits, n, filter.hashes),
 };
 

@@ -1,5 +1,7 @@
 import { IncompatibleFiltersError, InvalidArgumentError } from './errors.js';
 import type { BloomFilter } from './filter.js';
+import { FORMAT_VERSION } from './format.js';
+import { type FilterJson, toFilterJson } from './json.js';
 import { describe, type Key } from './key.js';
 import type { KindRecord } from './kinds.js';
 import { hashInto } from './murmur3.js';
@@ -12,7 +14,7 @@ import {
   reduceNarrow,
 } from './positions.js';
 import type { FilterShapeOptions, FilterState, ResolvedShape, ResolvedState } from './shape.js';
-import { encodeSingleFilter, encodeSingleFilterParts } from './single-filter-codec.js';
+import { encodeSingleFilter, encodeSingleFilterParts, rewriteInPlace } from './single-filter-codec.js';
 import type { FilterStore } from './storage.js';
 import { keyList } from './validate.js';
 
@@ -69,6 +71,8 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
   private wide: Float64Array | undefined;
   private readonly addWhere: string;
   private readonly hasWhere: string;
+  /** The file this filter works on in place (read with `copy: false` from one array), else undefined. */
+  private readonly inPlace: Uint8Array | undefined;
 
   protected constructor(kind: KindRecord, shape: ResolvedShape, store: S, state: ResolvedState<S>) {
     if (store.size !== shape.bits) {
@@ -95,6 +99,7 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
     this.bitBytes = store.bitBytes;
     this.addWhere = `${kind.className}.add`;
     this.hasWhere = `${kind.className}.has`;
+    this.inPlace = state.inPlace;
   }
 
   /** Adds that returned true: the distinct keys added, less those that looked present already (false positives). */
@@ -304,6 +309,28 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
   /** The filter in bloomkit's binary format (docs/FORMAT.md §3.1). */
   serialize(): Uint8Array {
     return encodeSingleFilter(this.kind, this, this.store, this);
+  }
+
+  /** The JSON form (see {@link FilterJson}): the file in base64. */
+  toJSON(): FilterJson {
+    return toFilterJson(`${this.kind.className}.toJSON`, this.kind.name, FORMAT_VERSION, this.serialize());
+  }
+
+  /**
+   * For a filter read in place (`deserialize(bytes, { copy: false })` of one array): adds and clears change the
+   * payload inside `bytes`, but not its recorded count or its checksum, so `bytes` would then fail to load as a
+   * corrupt file. This rewrites both, making `bytes` again a valid file of this filter, and returns them. O(m) (the
+   * checksum covers the payload): call it before the bytes are stored or sent, not after every add. Throws an
+   * InvalidArgumentError for a filter that does not work in place.
+   */
+  syncBytes(): Uint8Array {
+    if (this.inPlace === undefined) {
+      throw new InvalidArgumentError(
+        `${this.kind.className}.syncBytes: this filter does not work in place (it was not read with copy: false from one array); use serialize()`,
+      );
+    }
+    rewriteInPlace(this.kind, this, this.store, this, this.inPlace);
+    return this.inPlace;
   }
 
   /** The same bytes as {@link serialize} as parts; the payload parts are views of this filter's storage. */

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from './errors.js';
+import type { FilterJson } from './json.js';
 import type { Key } from './key.js';
 import { describe } from './key.js';
 
@@ -59,6 +60,11 @@ export interface BloomFilter {
    * changes.
    */
   serializeParts(): Uint8Array[];
+  /**
+   * The JSON form: `{ format: 'bloomkit', version, kind, base64 }`, the file in base64, so `JSON.stringify` stores
+   * the filter compactly and the class's `fromJSON` reads it back. Files past ~384 MiB do not fit one string.
+   */
+  toJSON(): FilterJson;
 }
 
 /** The seed used when none is given: filters built alike with default options are compatible. */
@@ -111,7 +117,9 @@ export function checkAllocation(where: string, bytes: number, maxBytes: unknown)
 export interface DeserializeOptions {
   /**
    * Copy the payload (default true). With false the filter reads and writes the caller's bytes in place: opening
-   * the filter block of a table file costs no copy, and the bytes must not change while the filter is used.
+   * the filter block of a table file costs no copy, and the bytes must not change (nor their buffer be detached or
+   * transferred) while the filter is used. Adds then change the payload inside the bytes but not their count and
+   * checksum: call the filter's `syncBytes()` to make them a valid file again before storing them.
    */
   readonly copy?: boolean;
   /** Verify the CRC-32C (default true). False makes opening O(1) for a caller that checksums its own blocks. */

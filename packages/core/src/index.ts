@@ -17,6 +17,7 @@ export {
 } from './filter.js';
 export { FORMAT_VERSION } from './format.js';
 export { type FilterHeader, readHeader } from './header.js';
+export { type FilterJson, MAX_JSON_FILE_BYTES } from './json.js';
 export type { Key } from './key.js';
 export { FilterKind } from './kinds.js';
 export type { Layout } from './layout.js';

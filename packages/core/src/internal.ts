@@ -26,6 +26,7 @@ export {
   setUint64,
   writeEnvelope,
 } from './format.js';
+export { decodeBase64, encodeBase64, fromFilterJson, toFilterJson } from './json.js';
 export { assertKey, describe } from './key.js';
 export { KINDS, type KindRecord, kindById } from './kinds.js';
 export { hashInto } from './murmur3.js';

@@ -29,6 +29,11 @@ export interface FilterState<S> {
   /** Set by `create`: the capacity (an integer ≥ 1) and target rate (in (0, 1)) it was sized for; both or none. */
   readonly capacity?: number | undefined;
   readonly fpr?: number | undefined;
+  /**
+   * The file the storage is a view of, when a filter is read in place (`deserialize(bytes, { copy: false })`):
+   * what {@link BloomEngine.syncBytes} rewrites.
+   */
+  readonly inPlace?: Uint8Array | undefined;
 }
 
 /** A validated state: count, capacity and fpr checked. */
@@ -37,6 +42,7 @@ export interface ResolvedState<S> {
   readonly count: number;
   readonly capacity: number | undefined;
   readonly fpr: number | undefined;
+  readonly inPlace: Uint8Array | undefined;
 }
 
 /**
@@ -81,7 +87,7 @@ export function resolveState<S>(kind: KindRecord, state: FilterState<S> | undefi
     checkInteger(where, 'state.capacity', s.capacity, 1, Number.MAX_SAFE_INTEGER);
     checkOpenInterval(where, 'state.fpr', s.fpr, 0, 1);
   }
-  return { storage: s.storage, count, capacity: s.capacity, fpr: s.fpr };
+  return { storage: s.storage, count, capacity: s.capacity, fpr: s.fpr, inPlace: s.inPlace };
 }
 
 /**

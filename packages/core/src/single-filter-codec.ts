@@ -1,11 +1,19 @@
 import { BitArray } from './bit-array.js';
+import { crc32c } from './checksum.js';
 import { CounterArray, type CounterBits } from './counter-array.js';
 import { FormatError, InvalidArgumentError } from './errors.js';
 import { type DeserializeOptions, readDeserializeOptions } from './filter.js';
 import { decodeFilterParams, encodeFilterParams } from './filter-params.js';
-import { decodeEnvelope, encodeEnvelope, encodeEnvelopeParts, envelopeLength } from './format.js';
+import {
+  CHECKSUM_BYTES,
+  decodeEnvelope,
+  encodeEnvelope,
+  encodeEnvelopeParts,
+  envelopeLength,
+  HEADER_BYTES,
+} from './format.js';
 import type { KindRecord } from './kinds.js';
-import type { ByteSource } from './parts.js';
+import { type ByteSource, toParts } from './parts.js';
 import type { FilterState, ResolvedShape } from './shape.js';
 import type { FilterStore } from './storage.js';
 
@@ -37,6 +45,39 @@ export function encodeSingleFilter(
     payloadLength: store.byteLength,
     writePayload: (target, offset) => store.copyTo(target, offset),
   });
+}
+
+/**
+ * Rewrites, in `file` (the envelope `store` was read from in place), the params block (the count may have changed)
+ * and the checksum, so the bytes are again a valid file of the filter. O(m): the CRC covers the payload.
+ */
+export function rewriteInPlace(
+  kind: KindRecord,
+  shape: ResolvedShape,
+  store: FilterStore<unknown>,
+  facts: SingleFilterFacts,
+  file: Uint8Array,
+): void {
+  const params = paramsOf(shape, store, facts);
+  const payloadAt = HEADER_BYTES + params.length;
+  const page = store.pages[0]!;
+  if (
+    store.pages.length !== 1 ||
+    page.buffer !== file.buffer ||
+    page.byteOffset !== file.byteOffset + payloadAt ||
+    file.length !== envelopeLength(params.length, store.byteLength)
+  ) {
+    throw new InvalidArgumentError(
+      `${kind.className}.syncBytes: the storage is no longer a view of the bytes it was read from`,
+    );
+  }
+  file.set(params, HEADER_BYTES);
+  const end = file.length - CHECKSUM_BYTES;
+  new DataView(file.buffer, file.byteOffset + end, CHECKSUM_BYTES).setUint32(
+    0,
+    crc32c(file.subarray(0, end)),
+    true,
+  );
 }
 
 /** A single filter's envelope as parts: header and params, the store's pages (views), the checksum. */
@@ -128,9 +169,11 @@ export function decodeSingleFilter<S extends BitArray | CounterArray>(
       `${where}: ${counterBits === 0 ? 'bits past the end of the filter are set' : 'the unused nibble after the last counter is set'}`,
     );
   }
+  const parts = toParts(bytes, where);
+  const inPlace = !copy && parts.length === 1 ? parts[0]!.subarray(0, envelope.byteLength) : undefined;
   return {
     shape: { bits, hashes, seed: envelope.seed, counterBits },
-    state: { storage: store as S, count: params.count, capacity: params.capacity, fpr: params.fpr },
+    state: { storage: store as S, count: params.count, capacity: params.capacity, fpr: params.fpr, inPlace },
   };
 }
 

@@ -16,6 +16,7 @@ import {
   decodeSingleFilter,
   type FilterShapeOptions,
   type FilterState,
+  fromFilterJson,
   hashInto,
   kindById,
   planShape,
@@ -121,6 +122,14 @@ export class CountingBloomFilter extends BloomEngine<CounterArray> {
   static deserialize(bytes: ByteSource, options?: DeserializeOptions): CountingBloomFilter {
     const { shape, state } = decodeSingleFilter<CounterArray>(KIND, bytes, options);
     return new CountingBloomFilter({ ...shape, counterBits: shape.counterBits as CounterBits }, state);
+  }
+
+  /** Reads the JSON form written by `toJSON()` (the object or its JSON text); FormatError for anything else. */
+  static fromJSON(json: unknown, options?: DeserializeOptions): CountingBloomFilter {
+    return CountingBloomFilter.deserialize(
+      fromFilterJson('CountingBloomFilter.fromJSON', json, KIND.name),
+      options,
+    );
   }
 
   /**

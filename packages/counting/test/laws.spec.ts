@@ -8,6 +8,7 @@ const Counting: FilterClass<CountingBloomFilter> = {
   fromShape: (shape) => new CountingBloomFilter(shape),
   create: (capacity, fpr) => CountingBloomFilter.create(capacity, fpr),
   deserialize: (bytes, options) => CountingBloomFilter.deserialize(bytes, options),
+  fromJSON: (json) => CountingBloomFilter.fromJSON(json),
   predictedFpr: (filter, n) => falsePositiveRate(filter.bits, n, filter.hashes),
 };
 

@@ -5,6 +5,7 @@ import {
   decodeSingleFilter,
   type FilterShapeOptions,
   type FilterState,
+  fromFilterJson,
   kindById,
   planShape,
   resolveShape,
@@ -53,5 +54,13 @@ export class PartitionedBloomFilter extends BloomEngine<BitArray> {
   static deserialize(bytes: ByteSource, options?: DeserializeOptions): PartitionedBloomFilter {
     const { shape, state } = decodeSingleFilter<BitArray>(KIND, bytes, options);
     return new PartitionedBloomFilter(shape, state);
+  }
+
+  /** Reads the JSON form written by `toJSON()` (the object or its JSON text); FormatError for anything else. */
+  static fromJSON(json: unknown, options?: DeserializeOptions): PartitionedBloomFilter {
+    return PartitionedBloomFilter.deserialize(
+      fromFilterJson('PartitionedBloomFilter.fromJSON', json, KIND.name),
+      options,
+    );
   }
 }

@@ -8,6 +8,7 @@ const Partitioned: FilterClass<PartitionedBloomFilter> = {
   fromShape: (shape) => new PartitionedBloomFilter(shape),
   create: (capacity, fpr) => PartitionedBloomFilter.create(capacity, fpr),
   deserialize: (bytes, options) => PartitionedBloomFilter.deserialize(bytes, options),
+  fromJSON: (json) => PartitionedBloomFilter.fromJSON(json),
   predictedFpr: (filter, n) => partitionedFalsePositiveRate(filter.bits, n, filter.hashes),
 };
 

@@ -4,7 +4,9 @@ import {
   type ByteSource,
   chooseShape,
   type DeserializeOptions,
+  type FilterJson,
   FilterKind,
+  FORMAT_VERSION,
   FormatError,
   IncompatibleFiltersError,
   type Key,
@@ -17,6 +19,7 @@ import {
   checkOneArray,
   decodeEnvelope,
   encodeEnvelopeParts,
+  fromFilterJson,
   hashInto,
   keyList,
   lengthOf,
@@ -25,6 +28,7 @@ import {
   readOptions,
   resolveSeed,
   sliceParts,
+  toFilterJson,
 } from '@bloomkit/core/internal';
 import { PartitionedBloomFilter } from '@bloomkit/partitioned';
 import { decodeScalableParams, encodeScalableParams } from './scalable-params.js';
@@ -180,6 +184,14 @@ export class ScalableBloomFilter implements BloomFilter {
       throw new FormatError(`${where}: ${payloadLength - offset} bytes after the last sub-filter`);
     }
     return new ScalableBloomFilter(params, envelope.seed, filters, params.count, options?.maxBytes);
+  }
+
+  /** Reads the JSON form written by `toJSON()` (the object or its JSON text); FormatError for anything else. */
+  static fromJSON(
+    json: unknown,
+    options?: DeserializeOptions & Pick<SeedOption, 'maxBytes'>,
+  ): ScalableBloomFilter {
+    return ScalableBloomFilter.deserialize(fromFilterJson(`${NAME}.fromJSON`, json, 'scalable'), options);
   }
 
   /**
@@ -393,6 +405,11 @@ export class ScalableBloomFilter implements BloomFilter {
   }
 
   /** The same bytes as {@link serialize} as parts; the payload parts are views of the sub-filters' storage. */
+  /** The JSON form (`{ format: 'bloomkit', version, kind: 'scalable', base64 }`): the file in base64. */
+  toJSON(): FilterJson {
+    return toFilterJson(`${NAME}.toJSON`, 'scalable', FORMAT_VERSION, this.serialize());
+  }
+
   serializeParts(): Uint8Array[] {
     return encodeEnvelopeParts({
       kind: FilterKind.Scalable,

@@ -54,6 +54,16 @@ describe('ScalableBloomFilter laws', () => {
     );
   });
 
+  it('JSON.stringify and fromJSON round-trip (the file in base64); another kind is refused', () => {
+    const filter = ScalableBloomFilter.create(50, 0.01, { seed: 8 });
+    filter.addAll(urlKeys(700, 'json'));
+    const text = JSON.stringify({ seen: filter });
+    const restored = ScalableBloomFilter.fromJSON(JSON.parse(text).seen);
+    expect(restored.serialize()).toEqual(filter.serialize());
+    expect(ScalableBloomFilter.fromJSON(JSON.stringify(filter)).count).toBe(filter.count);
+    expect(() => ScalableBloomFilter.fromJSON({ ...filter.toJSON(), kind: 'standard' })).toThrow(FormatError);
+  });
+
   it('serializeParts() is serialize() in pieces, and deserialize reads any split of the bytes', () => {
     fc.assert(
       fc.property(

@@ -5,6 +5,7 @@ import {
   decodeSingleFilter,
   type FilterShapeOptions,
   type FilterState,
+  fromFilterJson,
   kindById,
   planShape,
   resolveShape,
@@ -51,5 +52,13 @@ export class StandardBloomFilter extends BloomEngine<BitArray> {
   static deserialize(bytes: ByteSource, options?: DeserializeOptions): StandardBloomFilter {
     const { shape, state } = decodeSingleFilter<BitArray>(KIND, bytes, options);
     return new StandardBloomFilter(shape, state);
+  }
+
+  /** Reads the JSON form written by `toJSON()` (the object or its JSON text); FormatError for anything else. */
+  static fromJSON(json: unknown, options?: DeserializeOptions): StandardBloomFilter {
+    return StandardBloomFilter.deserialize(
+      fromFilterJson('StandardBloomFilter.fromJSON', json, KIND.name),
+      options,
+    );
   }
 }

@@ -8,6 +8,7 @@ const Standard: FilterClass<StandardBloomFilter> = {
   fromShape: (shape) => new StandardBloomFilter(shape),
   create: (capacity, fpr) => StandardBloomFilter.create(capacity, fpr),
   deserialize: (bytes, options) => StandardBloomFilter.deserialize(bytes, options),
+  fromJSON: (json) => StandardBloomFilter.fromJSON(json),
   predictedFpr: (filter, n) => falsePositiveRate(filter.bits, n, filter.hashes),
 };
 

@@ -24,6 +24,8 @@ export interface LawfulFilter<Self> {
   equals(other: Self): boolean;
   serialize(): Uint8Array;
   serializeParts(): Uint8Array[];
+  syncBytes(): Uint8Array;
+  toJSON(): { format: string; version: number; kind: string; base64: string };
 }
 
 /** A filter class as the laws see it. */
@@ -33,6 +35,7 @@ export interface FilterClass<F extends LawfulFilter<F>> {
   fromShape(shape: { bits: number; hashes: number; seed: number }): F;
   create(capacity: number, fpr: number): F;
   deserialize(bytes: Uint8Array | readonly Uint8Array[], options?: { copy?: boolean }): F;
+  fromJSON(json: unknown): F;
   predictedFpr(filter: F, n: number): number;
 }
 
@@ -94,6 +97,49 @@ export function describeFilterLaws<F extends LawfulFilter<F>>(Filter: FilterClas
           expect(restored.serialize()).toEqual(bytes);
         }),
         { numRuns: 200 },
+      );
+    });
+
+    it("in place: adds change the caller's bytes, and syncBytes() makes them a valid file of the filter again", () => {
+      fc.assert(
+        fc.property(shapeArb, keys, keys, (shape, first, then) => {
+          const original = Filter.fromShape(shape);
+          original.addAll(first);
+          const bytes = original.serialize().slice();
+          const inPlace = Filter.deserialize(bytes, { copy: false });
+          inPlace.addAll(then);
+          const synced = inPlace.syncBytes();
+          expect(synced.buffer).toBe(bytes.buffer);
+          expect(synced).toEqual(bytes);
+          expect(bytes).toEqual(inPlace.serialize());
+          const reloaded = Filter.deserialize(bytes);
+          expect(reloaded.equals(inPlace)).toBe(true);
+          expect(reloaded.count).toBe(inPlace.count);
+          expect(() => original.syncBytes()).toThrow(/does not work in place/);
+        }),
+        { numRuns: 100 },
+      );
+    });
+
+    it('JSON.stringify and fromJSON round-trip; the JSON is the file in base64', () => {
+      fc.assert(
+        fc.property(shapeArb, keys, (shape, added) => {
+          const filter = Filter.fromShape(shape);
+          filter.addAll(added);
+          const text = JSON.stringify(filter);
+          const json = JSON.parse(text);
+          expect(json.format).toBe('bloomkit');
+          expect(json.version).toBe(1);
+          expect(Buffer.from(json.base64, 'base64')).toEqual(Buffer.from(filter.serialize()));
+          expect(text.length).toBeLessThan(filter.serialize().length * 1.4 + 100);
+          for (const restored of [Filter.fromJSON(text), Filter.fromJSON(json)]) {
+            expect(restored.equals(filter)).toBe(true);
+            expect(restored.count).toBe(filter.count);
+          }
+          expect(() => Filter.fromJSON({ ...json, kind: 'nope' })).toThrow(/expected/);
+          expect(() => Filter.fromJSON({ ...json, base64: `${json.base64.slice(1)}!` })).toThrow(/base64/);
+        }),
+        { numRuns: 100 },
       );
     });
 

@@ -1,0 +1,112 @@
+import { FormatError, InvalidArgumentError } from './errors.js';
+import { describe } from './key.js';
+
+/**
+ * The JSON form of a filter: `{ "format": "bloomkit", "version": 1, "kind": "standard", "base64": "…" }`, the
+ * filter's file (docs/FORMAT.md) in base64 (RFC 4648, with padding). Compact (4/3 of the bytes) and versioned, so
+ * `JSON.stringify(filter)` can be stored in a JSON document and read back with the class's `fromJSON`.
+ */
+export interface FilterJson {
+  readonly format: 'bloomkit';
+  /** The file's format version. */
+  readonly version: number;
+  /** The kind's name, as `readHeader` gives it. */
+  readonly kind: string;
+  readonly base64: string;
+}
+
+/** The longest file a JSON form holds: its base64 must fit one JavaScript string (V8: 2^29 − 24 characters). */
+export const MAX_JSON_FILE_BYTES: number = Math.floor((2 ** 29 - 24) / 4) * 3;
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const ENCODE = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0));
+const DECODE = (() => {
+  const table = new Int16Array(128).fill(-1);
+  for (let i = 0; i < ALPHABET.length; i++) table[ALPHABET.charCodeAt(i)] = i;
+  return table;
+})();
+
+/** The JSON form of a file of `kind` at format `version`. */
+export function toFilterJson(where: string, kind: string, version: number, file: Uint8Array): FilterJson {
+  if (file.length > MAX_JSON_FILE_BYTES) {
+    throw new InvalidArgumentError(
+      `${where}: the file is ${file.length} bytes; its base64 would not fit one string (at most ${MAX_JSON_FILE_BYTES} bytes); use serialize()`,
+    );
+  }
+  return { format: 'bloomkit', version, kind, base64: encodeBase64(file) };
+}
+
+/** The file inside a JSON form (an object or its JSON text), after checking the fields and the base64. */
+export function fromFilterJson(where: string, json: unknown, expectedKind: string): Uint8Array {
+  let value = json;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      throw new FormatError(`${where}: not JSON`);
+    }
+  }
+  const o = value as Partial<FilterJson> | null;
+  if (typeof o !== 'object' || o === null || o.format !== 'bloomkit' || typeof o.base64 !== 'string') {
+    throw new FormatError(
+      `${where}: expected { format: 'bloomkit', version, kind, base64 }, got ${describe(value)}`,
+    );
+  }
+  if (o.kind !== expectedKind) {
+    throw new FormatError(`${where}: the JSON holds a ${String(o.kind)} filter, expected ${expectedKind}`);
+  }
+  return decodeBase64(where, o.base64);
+}
+
+export function encodeBase64(bytes: Uint8Array): string {
+  const n = bytes.length;
+  const out = new Uint8Array(4 * Math.ceil(n / 3));
+  let o = 0;
+  let i = 0;
+  for (; i + 2 < n; i += 3) {
+    const v = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+    out[o++] = ENCODE[v >>> 18]!;
+    out[o++] = ENCODE[(v >>> 12) & 63]!;
+    out[o++] = ENCODE[(v >>> 6) & 63]!;
+    out[o++] = ENCODE[v & 63]!;
+  }
+  if (i < n) {
+    const v = (bytes[i]! << 16) | ((i + 1 < n ? bytes[i + 1]! : 0) << 8);
+    out[o++] = ENCODE[v >>> 18]!;
+    out[o++] = ENCODE[(v >>> 12) & 63]!;
+    out[o++] = i + 1 < n ? ENCODE[(v >>> 6) & 63]! : 61;
+    out[o++] = 61;
+  }
+  return new TextDecoder('latin1').decode(out);
+}
+
+/** RFC 4648 base64 with padding; anything else (other characters, a bad length or padding) is a FormatError. */
+export function decodeBase64(where: string, text: string): Uint8Array {
+  if (text.length % 4 !== 0)
+    throw new FormatError(`${where}: base64 length must be a multiple of 4, got ${text.length}`);
+  const pad = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  const out = new Uint8Array((text.length / 4) * 3 - pad);
+  let o = 0;
+  for (let i = 0; i < text.length; i += 4) {
+    const last = i + 4 === text.length;
+    const c0 = sextet(where, text, i);
+    const c1 = sextet(where, text, i + 1);
+    const c2 = last && pad === 2 ? 0 : sextet(where, text, i + 2);
+    const c3 = last && pad >= 1 ? 0 : sextet(where, text, i + 3);
+    if (last && ((pad === 2 && (c1 & 15) !== 0) || (pad === 1 && (c2 & 3) !== 0))) {
+      throw new FormatError(`${where}: non-canonical base64 padding`);
+    }
+    const v = (c0 << 18) | (c1 << 12) | (c2 << 6) | c3;
+    out[o++] = v >>> 16;
+    if (o < out.length) out[o++] = (v >>> 8) & 255;
+    if (o < out.length) out[o++] = v & 255;
+  }
+  return out;
+}
+
+function sextet(where: string, text: string, i: number): number {
+  const code = text.charCodeAt(i);
+  const value = code < 128 ? DECODE[code]! : -1;
+  if (value < 0) throw new FormatError(`${where}: invalid base64 character at ${i}`);
+  return value;
+}
