@@ -1,0 +1,94 @@
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// A browser user without a bundler: a plain <script type="module"> with an import map loads the built packages
+// from a static server, in headless Chromium. No Node-only API may be reached on that path.
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const CHROMIUM = 'chromium-headless-shell';
+
+const PAGE = `<!doctype html>
+<html><head>
+<script type="importmap">
+{ "imports": {
+  "@bloomkit/core": "/packages/core/dist/index.js",
+  "@bloomkit/core/internal": "/packages/core/dist/internal.js",
+  "@bloomkit/standard": "/packages/standard/dist/index.js"
+} }
+</script>
+<script type="module">
+  try {
+    const { StandardBloomFilter } = await import('@bloomkit/standard');
+    const filter = StandardBloomFilter.create(1000, 0.01, { seed: 'random' });
+    filter.add('https://example.com/a');
+    const copy = StandardBloomFilter.deserialize(filter.serialize().buffer);
+    const json = StandardBloomFilter.fromJSON(JSON.stringify(filter));
+    document.body.textContent = JSON.stringify({
+      has: copy.has('https://example.com/a'),
+      absent: copy.has('https://example.com/zzz'),
+      json: json.has('https://example.com/a'),
+      bits: filter.bits,
+    });
+  } catch (error) {
+    document.body.textContent = 'ERROR ' + error;
+  }
+</script>
+</head><body>pending</body></html>`;
+
+let server: Server;
+let port = 0;
+
+beforeAll(async () => {
+  server = createServer(async (request, response) => {
+    const path = new URL(request.url ?? '/', 'http://x').pathname;
+    if (path === '/test.html') {
+      response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
+      return;
+    }
+    if (!/^\/packages\/(core|standard)\/dist\/[\w/.-]+\.js$/.test(path)) {
+      response.writeHead(404).end();
+      return;
+    }
+    try {
+      const body = await readFile(`${ROOT}${path.slice(1)}`);
+      response.writeHead(200, { 'content-type': 'text/javascript' }).end(body);
+    } catch {
+      response.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  port = typeof address === 'object' && address !== null ? address.port : 0;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+function dumpDom(url: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      CHROMIUM,
+      ['--no-sandbox', '--disable-gpu', '--virtual-time-budget=10000', '--dump-dom', url],
+      {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.on('error', () =>
+      reject(new Error(`${CHROMIUM} is not installed: run the README test command, which installs it`)),
+    );
+    child.on('exit', () => resolve(out));
+  });
+}
+
+describe('in a browser, without a bundler', () => {
+  it('an import map loads @bloomkit/standard in headless Chromium, and the filter works', async () => {
+    const dom = await dumpDom(`http://127.0.0.1:${port}/test.html`);
+    const body = /<body>([\s\S]*)<\/body>/.exec(dom)?.[1] ?? dom;
+    expect(body).not.toMatch(/ERROR|pending/);
+    expect(JSON.parse(body)).toEqual({ has: true, absent: false, json: true, bits: 9594 });
+  }, 60_000);
+});

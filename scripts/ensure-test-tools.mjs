@@ -1,0 +1,47 @@
+// Some tests run real programs: redis-server and redis-cli (packages/redis, the CLI's push and pull) and headless
+// Chromium (loading the packages in a browser without a bundler). `pnpm test` runs this first: what is missing is
+// installed from the Debian packages (as root, or through sudo without a password), so a fresh Debian or Ubuntu
+// machine needs nothing but the README's test command.
+import { spawnSync } from 'node:child_process';
+
+const works = (command, args = ['--version']) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
+
+/** Debian package → the commands the tests run from it. */
+const TOOLS = [
+  { pkg: 'redis-server', commands: ['redis-server', 'redis-cli'] },
+  { pkg: 'chromium-headless-shell', commands: ['chromium-headless-shell'] },
+];
+
+const missing = TOOLS.filter((tool) => !tool.commands.every((command) => works(command)));
+if (missing.length === 0) process.exit(0);
+
+const names = missing.map((tool) => tool.pkg).join(' ');
+const fail = (why) => {
+  process.stderr.write(
+    `The tests need ${names} and ${why}. Install them (Redis 6.2 or later; Chromium's headless shell) so that ${missing.flatMap((t) => t.commands).join(', ')} are on the PATH, and run the tests again.\n`,
+  );
+  process.exit(1);
+};
+if (!works('apt-get')) fail('this machine has no apt-get');
+const root = typeof process.getuid === 'function' && process.getuid() === 0;
+const prefix = root
+  ? []
+  : works('sudo', ['-n', 'true'])
+    ? ['sudo', '-n']
+    : fail('installing them needs root (or sudo without a password)');
+const run = (args) => {
+  process.stderr.write(`$ ${[...prefix, ...args].join(' ')}\n`);
+  const [command, ...rest] = [...prefix, ...args];
+  const result = spawnSync(command, rest, {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  if (result.status !== 0) fail(`\`${args.join(' ')}\` failed`);
+};
+process.stderr.write(`installing what the tests run: ${names}\n`);
+run(['apt-get', 'update', '-qq']);
+run(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...missing.map((tool) => tool.pkg)]);
+for (const tool of missing) {
+  for (const command of tool.commands)
+    if (!works(command)) fail(`${command} is still missing after apt-get install`);
+}
