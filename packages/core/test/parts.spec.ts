@@ -1,3 +1,4 @@
+import { splitAt } from '@bloomkit/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BitArray } from '../src/bit-array.js';
@@ -7,16 +8,12 @@ import { FormatError } from '../src/errors.js';
 import { decodeEnvelope, encodeEnvelope, encodeEnvelopeParts } from '../src/format.js';
 import { crc32cOfParts, gatherBytes, lengthOf, sliceParts, toParts } from '../src/parts.js';
 
-/** `bytes` cut at sorted offsets. */
+/** `bytes` cut at the given offsets (taken modulo its length + 1). */
 function split(bytes: Uint8Array, cuts: readonly number[]): Uint8Array[] {
-  const at = cuts.map((c) => c % (bytes.length + 1)).sort((a, b) => a - b);
-  const parts: Uint8Array[] = [];
-  let start = 0;
-  for (const cut of [...at, bytes.length]) {
-    parts.push(bytes.subarray(start, cut));
-    start = cut;
-  }
-  return parts;
+  return splitAt(
+    bytes,
+    cuts.map((c) => (c % (bytes.length + 1)) / Math.max(1, bytes.length)),
+  );
 }
 
 const bytesArb = fc.uint8Array({ maxLength: 200 });

@@ -162,14 +162,9 @@ export class RedisBloomFilter {
     const params = planParams(where, readOptions(where, options, 'options'));
     const ttl = readTtl(where, options.ttl);
     const keys = filterKeys(name);
-    const existing = await runScript(
-      client,
-      CREATE_SCRIPT,
-      [keys.meta],
-      [...encodeParams(params), 'count', '0', 'state', 'creating'],
-    );
-    if (Array.isArray(existing)) {
-      const stored = decodeParams(where, name, pairs(existing as string[]));
+    const existing = await claim(client, keys.meta, params);
+    if (existing !== undefined) {
+      const stored = decodeParams(where, name, existing);
       const difference = firstDifference(stored, {
         ...params,
         seed: options.seed === 'random' ? stored.seed : params.seed,
@@ -232,13 +227,7 @@ export class RedisBloomFilter {
     const local = decodeLocal(bytes);
     const params = paramsOf(where, local, options.shards);
     const keys = filterKeys(name);
-    const existing = await runScript(
-      client,
-      CREATE_SCRIPT,
-      [keys.meta],
-      [...encodeParams(params), 'count', '0', 'state', 'creating'],
-    );
-    if (Array.isArray(existing)) {
+    if ((await claim(client, keys.meta, params)) !== undefined) {
       throw new IncompatibleFiltersError(
         `${where}: a filter named ${JSON.stringify(name)} exists; drop it first`,
       );
@@ -349,6 +338,24 @@ export class RedisBloomFilter {
     await Promise.all(keys.map((key) => this.client.del(key)));
     await this.client.del(this.keys.meta);
   }
+}
+
+/**
+ * Writes a new filter's meta hash (state `creating`) unless the name is taken, atomically; returns the existing
+ * hash's fields when it is, else undefined.
+ */
+async function claim(
+  client: RedisClient,
+  meta: string,
+  params: RedisFilterParams,
+): Promise<Record<string, string> | undefined> {
+  const existing = await runScript(
+    client,
+    CREATE_SCRIPT,
+    [meta],
+    [...encodeParams(params), 'count', '0', 'state', 'creating'],
+  );
+  return Array.isArray(existing) ? pairs(existing as string[]) : undefined;
 }
 
 /** HGETALL's flat reply as a record. */

@@ -96,15 +96,11 @@ return table.concat(out)
 `;
 
 /**
- * Scalable test-and-add, growth included, as ScalableBloomFilter.add: a key present in some sub-filter (newest
- * first) is not added; a new key goes into the newest sub-filter, after chaining the next one when the newest
- * holds its capacity. KEYS[1] the meta hash, KEYS[2 + j] sub-filter j for j = 0..F, the sub-filters the client
- * computed positions for (the ones it knows and the next). ARGV[1] the packed offsets, for each key those of
- * sub-filters 0..F in order; ARGV[2 + 3j .. 4 + 3j] k, capacity and bytes of sub-filter j. Returns {status, C,
- * answers}: status 0 when every key was answered; 1 when the chain grew past F (the client computes the next
- * sub-filter's positions and sends the keys not yet answered).
+ * The scalable scripts' common start: the chain's length C (stale client when it knows fewer than C − 1
+ * sub-filters), and for each sub-filter j = 0..F the client sent, its k, capacity and bytes, and where its offsets
+ * start among a key's.
  */
-export const SCALABLE_ADD: string = `${OFFSET}
+const SCALABLE_PROLOGUE = `${OFFSET}
 local meta = KEYS[1]
 local F = #KEYS - 2
 local C = tonumber(redis.call('HGET', meta, 'filters'))
@@ -117,6 +113,18 @@ for j = 0, F do
   starts[j] = per
   per = per + ks[j]
 end
+`;
+
+/**
+ * Scalable test-and-add, growth included, as ScalableBloomFilter.add: a key present in some sub-filter (newest
+ * first) is not added; a new key goes into the newest sub-filter, after chaining the next one when the newest
+ * holds its capacity. KEYS[1] the meta hash, KEYS[2 + j] sub-filter j for j = 0..F, the sub-filters the client
+ * computed positions for (the ones it knows and the next). ARGV[1] the packed offsets, for each key those of
+ * sub-filters 0..F in order; ARGV[2 + 3j .. 4 + 3j] k, capacity and bytes of sub-filter j. Returns {status, C,
+ * answers}: status 0 when every key was answered; 1 when the chain grew past F (the client computes the next
+ * sub-filter's positions and sends the keys not yet answered).
+ */
+export const SCALABLE_ADD: string = `${SCALABLE_PROLOGUE}
 local packed = ARGV[1]
 local n = #packed / (4 * per)
 local firstC = C
@@ -174,19 +182,7 @@ return { status, C, table.concat(out) }
 `;
 
 /** Scalable membership: '1' when some sub-filter holds the key. KEYS and ARGV as SCALABLE_ADD. */
-export const SCALABLE_HAS: string = `${OFFSET}
-local meta = KEYS[1]
-local F = #KEYS - 2
-local C = tonumber(redis.call('HGET', meta, 'filters'))
-if C == nil then return redis.error_reply('bloomkit: this scalable filter was dropped') end
-if C > F + 1 then return { 1, C, '' } end
-local ks, starts = {}, {}
-local per = 0
-for j = 0, F do
-  ks[j] = tonumber(ARGV[2 + 3 * j])
-  starts[j] = per
-  per = per + ks[j]
-end
+export const SCALABLE_HAS: string = `${SCALABLE_PROLOGUE}
 local packed = ARGV[1]
 local n = #packed / (4 * per)
 local out = {}

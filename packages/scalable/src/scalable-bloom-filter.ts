@@ -20,6 +20,7 @@ import {
   decodeEnvelope,
   encodeEnvelopeParts,
   fromFilterJson,
+  gatherBytes,
   hashInto,
   keyList,
   lengthOf,
@@ -395,21 +396,15 @@ export class ScalableBloomFilter implements BloomFilter {
     const parts = this.serializeParts();
     const length = lengthOf(parts);
     checkOneArray({ className: NAME }, length);
-    const out = new Uint8Array(length);
-    let at = 0;
-    for (const part of parts) {
-      out.set(part, at);
-      at += part.length;
-    }
-    return out;
+    return gatherBytes(parts, 0, length);
   }
 
-  /** The same bytes as {@link serialize} as parts; the payload parts are views of the sub-filters' storage. */
   /** The JSON form (`{ format: 'bloomkit', version, kind: 'scalable', base64 }`): the file in base64. */
   toJSON(): FilterJson {
     return toFilterJson(`${NAME}.toJSON`, 'scalable', FORMAT_VERSION, this.serialize());
   }
 
+  /** The same bytes as {@link serialize} as parts; the payload parts are views of the sub-filters' storage. */
   serializeParts(): Uint8Array[] {
     return encodeEnvelopeParts({
       kind: FilterKind.Scalable,
