@@ -6,6 +6,10 @@ import { BlockedBloomFilter } from '../src/index.js';
 describeDecoderFuzz({
   name: 'BlockedBloomFilter',
   deserialize: (bytes) => BlockedBloomFilter.deserialize(bytes),
+  firstOperation: (filter: BlockedBloomFilter) => {
+    filter.addAll(['first', 'operation', 'after decode']);
+  },
+  heldBytes: (filter: BlockedBloomFilter) => Math.ceil(filter.bits / 8) * 1,
   errorClass: BloomError,
   crc32c,
   samples: () => {

@@ -6,6 +6,10 @@ import { CountingBloomFilter } from '../src/index.js';
 describeDecoderFuzz({
   name: 'CountingBloomFilter',
   deserialize: (bytes) => CountingBloomFilter.deserialize(bytes),
+  firstOperation: (filter: CountingBloomFilter) => {
+    filter.addAll(['first', 'operation', 'after decode']);
+  },
+  heldBytes: (filter: CountingBloomFilter) => Math.ceil(filter.bits / 8) * (filter.counterBits ?? 1),
   errorClass: BloomError,
   crc32c,
   samples: () =>

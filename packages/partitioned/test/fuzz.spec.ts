@@ -6,6 +6,10 @@ import { PartitionedBloomFilter } from '../src/index.js';
 describeDecoderFuzz({
   name: 'PartitionedBloomFilter',
   deserialize: (bytes) => PartitionedBloomFilter.deserialize(bytes),
+  firstOperation: (filter: PartitionedBloomFilter) => {
+    filter.addAll(['first', 'operation', 'after decode']);
+  },
+  heldBytes: (filter: PartitionedBloomFilter) => Math.ceil(filter.bits / 8) * 1,
   errorClass: BloomError,
   crc32c,
   samples: () => {

@@ -6,6 +6,10 @@ import { ScalableBloomFilter } from '../src/index.js';
 describeDecoderFuzz({
   name: 'ScalableBloomFilter',
   deserialize: (bytes) => ScalableBloomFilter.deserialize(bytes),
+  firstOperation: (filter: ScalableBloomFilter) => {
+    filter.addAll(['first', 'operation', 'after decode']);
+  },
+  heldBytes: (filter: ScalableBloomFilter) => Math.ceil(filter.bits / 8) * 1,
   errorClass: BloomError,
   crc32c,
   samples: () => {

@@ -6,6 +6,10 @@ import { StandardBloomFilter } from '../src/index.js';
 describeDecoderFuzz({
   name: 'StandardBloomFilter',
   deserialize: (bytes) => StandardBloomFilter.deserialize(bytes),
+  firstOperation: (filter: StandardBloomFilter) => {
+    filter.addAll(['first', 'operation', 'after decode']);
+  },
+  heldBytes: (filter: StandardBloomFilter) => Math.ceil(filter.bits / 8) * 1,
   errorClass: BloomError,
   crc32c,
   samples: () => {

@@ -12,6 +12,18 @@ export interface DecoderUnderFuzz {
   readonly crc32c: (bytes: Uint8Array) => number;
   /** Valid files of the kind to mutate, made once. */
   readonly samples: () => Uint8Array[];
+  /**
+   * The first operation after a decode (adds, which may grow a scalable filter) and the bytes the filter then holds:
+   * the fuzz checks that a decoded file never makes its first operation allocate more than its size implies (at
+   * most 64 times the file plus 1 MiB), the way a hostile 137-byte scalable file once asked for 1.1 TB.
+   */
+  readonly firstOperation?: (decoded: never) => void;
+  readonly heldBytes?: (decoded: never) => number;
+}
+
+/** What a decoded file may make its first operation hold: 64 times its size, plus 1 MiB. */
+export function impliedBytes(fileBytes: number): number {
+  return 64 * fileBytes + 2 ** 20;
 }
 
 /** Rewrites the trailing checksum of a whole file, so that what is tested is the structure checks behind it. */
@@ -30,7 +42,8 @@ function withChecksum(bytes: Uint8Array, crc32c: (bytes: Uint8Array) => number):
  * Seeded fast-check fuzzing of a kind's decoder (msgpack-javascript's and LevelDB's corruption tests): mutated
  * bytes (1–8 bytes overwritten), truncated files and random buffers behind a valid header, each with its checksum
  * recomputed so the structure checks are what is tested. Every input must either be refused with the library's
- * own error class, or decode to a filter that serializes back to exactly the same bytes (one filter, one encoding).
+ * own error class, or decode to a filter that serializes back to exactly the same bytes (one filter, one encoding),
+ * whose first operation stays within what the file's size implies.
  */
 export function describeDecoderFuzz(kind: DecoderUnderFuzz): void {
   describe(`${kind.name} decoder fuzz`, () => {
@@ -43,6 +56,14 @@ export function describeDecoderFuzz(kind: DecoderUnderFuzz): void {
         return;
       }
       expect(decoded.serialize()).toEqual(bytes);
+      if (kind.firstOperation !== undefined && kind.heldBytes !== undefined) {
+        try {
+          kind.firstOperation(decoded as never);
+        } catch (error) {
+          expect(error).toBeInstanceOf(kind.errorClass);
+        }
+        expect(kind.heldBytes(decoded as never)).toBeLessThanOrEqual(impliedBytes(bytes.length));
+      }
     };
     let samples: Uint8Array[] | undefined;
     const sample = (i: number) => {

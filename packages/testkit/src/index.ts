@@ -5,7 +5,7 @@ export {
   type FprGrid,
   type LawfulFilter,
 } from './filter-laws.js';
-export { type DecoderUnderFuzz, describeDecoderFuzz } from './fuzz.js';
+export { type DecoderUnderFuzz, describeDecoderFuzz, impliedBytes } from './fuzz.js';
 export { goldenAbsentKeys, goldenKeys, readGolden } from './golden.js';
 export { binaryKeys, prng, urlKeys } from './keys.js';
 export { concat, splitAt } from './parts.js';
