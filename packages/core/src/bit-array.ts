@@ -151,6 +151,11 @@ export class BitArray implements FilterStore<BitArray> {
     if (other.size !== this.size) {
       throw new InvalidArgumentError(`BitArray: sizes differ (${this.size} and ${other.size} bits)`);
     }
+    if (other.pageBits === this.pageBits) {
+      // Same pages: page against page, a word at a time where both are 4-byte aligned.
+      for (const [p, page] of this.pages.entries()) combinePage(page, other.pages[p]!, and);
+      return;
+    }
     let base = 0;
     for (const page of this.pages) {
       for (let i = 0; i < page.length; i++) {
@@ -178,9 +183,9 @@ export class BitArray implements FilterStore<BitArray> {
 
   /** An independent copy with the same page size. */
   clone(): BitArray {
-    const copy = new Uint8Array(this.byteLength);
-    this.copyTo(copy, 0);
-    return new BitArray(this.size, { bytes: copy, copy: false, pageBytes: this.pageBits / 8 });
+    // Page by page: one array of the whole would fail past one typed array's limit (4 GiB on Node 20).
+    const pages = this.pages.map((page) => page.slice());
+    return new BitArray(this.size, { bytes: pages, copy: false, pageBytes: this.pageBits / 8 });
   }
 
   /** Copies the bytes (the serialized payload) into `target` from `offset`. */
@@ -203,4 +208,17 @@ export function popcount32(x: number): number {
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
   x = (x + (x >>> 4)) & 0x0f0f0f0f;
   return Math.imul(x, 0x01010101) >>> 24;
+}
+
+/** target &= source or target |= source, for two pages of the same length. */
+function combinePage(target: Uint8Array, source: Uint8Array, and: boolean): void {
+  const t = wordView(target);
+  const s = wordView(source);
+  let i = 0;
+  if (t !== undefined && s !== undefined) {
+    if (and) for (let w = 0; w < t.length; w++) t[w] = t[w]! & s[w]!;
+    else for (let w = 0; w < t.length; w++) t[w] = t[w]! | s[w]!;
+    i = t.length * 4;
+  }
+  for (; i < target.length; i++) target[i] = and ? target[i]! & source[i]! : target[i]! | source[i]!;
 }

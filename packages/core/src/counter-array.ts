@@ -199,9 +199,9 @@ export class CounterArray implements FilterStore<CounterArray> {
 
   /** An independent copy. */
   clone(): CounterArray {
-    const copy = new Uint8Array(this.byteLength);
-    this.copyTo(copy, 0);
-    return new CounterArray(this.size, this.width, { bytes: copy, copy: false, pageBytes: this.pageBytes });
+    // Page by page: one array of the whole would fail past one typed array's limit (4 GiB on Node 20).
+    const pages = this.pages.map((page) => page.slice());
+    return new CounterArray(this.size, this.width, { bytes: pages, copy: false, pageBytes: this.pageBytes });
   }
 
   /** Copies the bytes (the serialized payload) into `target` from `offset`. */
