@@ -114,9 +114,7 @@ export function writeEnvelope(spec: EnvelopeSpec, target: Uint8Array, offset: nu
 export function encodeEnvelopeParts(
   spec: Omit<EnvelopeSpec, 'payloadLength' | 'writePayload'> & { readonly payload: readonly Uint8Array[] },
 ): Uint8Array[] {
-  let payloadLength = 0;
-  for (const part of spec.payload) payloadLength += part.length;
-  const head = encodeHead(spec.kind, spec.seed, spec.params, payloadLength);
+  const head = encodeHead(spec.kind, spec.seed, spec.params, lengthOf(spec.payload));
   const crc = crc32cOfParts(spec.payload, crc32c(head));
   const tail = new Uint8Array(CHECKSUM_BYTES);
   new DataView(tail.buffer).setUint32(0, crc, true);
