@@ -1,4 +1,4 @@
-import { Command } from 'ioredis';
+import type { Command } from 'ioredis';
 import type { RedisClient } from './client.js';
 
 /**
@@ -35,9 +35,10 @@ export class BitfieldBatch {
   /** Sends the command; resolves to BITFIELD's reply, one integer per SET, GET or INCRBY. */
   async send(client: RedisClient): Promise<number[]> {
     const name = this.readOnly ? 'BITFIELD_RO' : 'BITFIELD';
-    const head = `*${this.args + 2}\r\n$${name.length}\r\n${name}\r\n$${Buffer.byteLength(this.key)}\r\n${this.key}\r\n`;
+    const key = keyPrefixOf(client) + this.key;
+    const head = `*${this.args + 2}\r\n$${name.length}\r\n${name}\r\n$${Buffer.byteLength(key)}\r\n${key}\r\n`;
     const raw = Buffer.concat([Buffer.from(head), this.bytes.subarray(0, this.used)]);
-    const command = new PreEncoded(name.toLowerCase(), this.key, raw);
+    const command = preEncoded(client, name.toLowerCase(), key, raw);
     client.sendCommand(command);
     return (await command.promise) as number[];
   }
@@ -123,20 +124,39 @@ export const SET_BIT: BitfieldOp = new BitfieldOp('SET u1', '1');
 export const GET_BIT: BitfieldOp = new BitfieldOp('GET u1', '');
 
 /**
- * An ioredis command whose wire bytes are given. Its arguments are just the key, so ioredis routes it to the right
+ * An ioredis command whose wire bytes are given. Its argument is just the key, so ioredis routes it to the right
  * cluster node (BITFIELD's first argument is its key), queues and retries it like any command, and parses the
- * reply; only the encoding is bypassed.
+ * reply; only the encoding is bypassed. It is made with the client's own `Command` class: the application's
+ * ioredis may be another copy or version than the one this package resolves, and a client runs only commands of
+ * its own module (ioredis 6 calls methods that 5's commands lack).
  */
-class PreEncoded extends Command {
-  constructor(
-    name: string,
-    key: string,
-    private readonly raw: Buffer,
-  ) {
-    super(name, [key]);
-  }
+function preEncoded(client: RedisClient, name: string, key: string, raw: Buffer): Command {
+  const command = new (commandClass(client))(name, [key]);
+  command.toWritable = () => raw;
+  return command;
+}
 
-  override toWritable(): Buffer {
-    return this.raw;
+const COMMAND_CLASSES = new WeakMap<object, typeof Command>();
+
+/**
+ * The `Command` class of the client's own ioredis, found once per client by letting its `call` build a PING and
+ * catching it before it is sent (ioredis's mixins leave no other public path to it, for a Cluster in particular).
+ */
+function commandClass(client: RedisClient): typeof Command {
+  let found = COMMAND_CLASSES.get(client);
+  if (found === undefined) {
+    const catcher = {
+      options: { ...client.options, enableAutoPipelining: false, showFriendlyErrorStack: false },
+      sendCommand: (command: Command) => command,
+    };
+    const probe = (client.call as (...args: unknown[]) => unknown).apply(catcher, ['ping']) as Command;
+    found = probe.constructor as typeof Command;
+    COMMAND_CLASSES.set(client, found);
   }
+  return found;
+}
+
+/** The client's `keyPrefix` option, which its own commands add to every key (ours must too). */
+export function keyPrefixOf(client: RedisClient): string {
+  return (client.options as { keyPrefix?: string }).keyPrefix ?? '';
 }
