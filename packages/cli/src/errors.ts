@@ -8,8 +8,11 @@ export class CliError extends Error {
   override readonly name = 'CliError';
 }
 
-/** Exit statuses, as grep has them. */
-export const EXIT = { ok: 0, absent: 1, error: 2 } as const;
+/**
+ * Exit statuses: as grep has them (0 yes, 1 no, 2 error), 3 when a fixed-size filter passed its capacity (its
+ * rate is no longer the one promised), and 128 + N after a stop signal N (see interrupts.ts).
+ */
+export const EXIT = { ok: 0, absent: 1, error: 2, overCapacity: 3 } as const;
 
 /**
  * The one line to print for an error: ours as they are, the library's typed errors and Node's file errors

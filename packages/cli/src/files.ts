@@ -1,15 +1,22 @@
+import { randomBytes } from 'node:crypto';
 import {
   closeSync,
+  constants,
   fstatSync,
   fsyncSync,
+  lstatSync,
   openSync,
+  readdirSync,
+  readlinkSync,
   readSync,
+  realpathSync,
   renameSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { CliError } from './errors.js';
+import { basename, dirname, join, resolve } from 'node:path';
+import { BloomError, readFileHeader } from '@bloomkit/core';
+import { CliError, describeError } from './errors.js';
 import { type AnyFilter, decodeFilter } from './filters.js';
 
 /** Files up to this size are read into one array; larger ones in page-sized parts (the library's 512 MiB). */
@@ -17,72 +24,172 @@ const ONE_READ_BYTES = 2 ** 30;
 const PAGE_BYTES = 2 ** 29;
 const HEADER_BYTES = 24;
 const MAGIC = [0x42, 0x4c, 0x4d, 0x4b];
+/** Symlinks followed before giving up (the kernel's own limit, ELOOP, is 40). */
+const MAX_LINKS = 40;
 
 /**
- * Reads the filter file at `path`, of any kind and any size. A file past 1 GiB is read as parts whose payload
- * parts are the library's pages, so a 10 GiB filter is read once into its final memory, never copied. A file that
- * does not start with the format's magic is refused before the rest is read.
+ * Reads the filter file at `path`, of any kind and any size. The header is read and checked first, against the
+ * file's size (magic, version, kind, lengths: docs/FORMAT.md §1), so a foreign, truncated or newer file is refused
+ * before its payload is read or allocated. A file past 1 GiB is read as parts whose payload parts are the
+ * library's pages, so a 10 GiB filter is read once into its final memory, never copied. Every failure is a
+ * CliError naming the file.
  */
 export function readFilterFile(path: string, verifyChecksum = true): AnyFilter {
-  return decodeFilter(readFilterBytes(path), verifyChecksum);
+  const bytes = readFilterBytes(path);
+  try {
+    return decodeFilter(bytes, verifyChecksum);
+  } catch (error) {
+    throw inFile(path, error);
+  }
 }
 
-/** The bytes of a filter file: one array up to 1 GiB, else parts (see {@link readFilterFile}). */
+/** The bytes of a filter file, header checked first: one array up to 1 GiB, else parts. */
 export function readFilterBytes(path: string): Uint8Array | Uint8Array[] {
-  const fd = openSync(path, 'r');
+  let fd: number;
   try {
-    const size = fstatSync(fd).size;
-    const head = readRange(fd, 0, Math.min(size, HEADER_BYTES));
-    if (size < HEADER_BYTES || MAGIC.some((byte, i) => head[i] !== byte)) {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    throw inFile(path, error);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) throw new CliError(`${path}: is a directory, not a filter file`);
+    const size = stat.size;
+    const head = readRange(fd, 0, Math.min(size, HEADER_BYTES), path);
+    if (MAGIC.some((byte, i) => head[i] !== byte)) {
       throw new CliError(`${path}: not a bloomkit filter file (no "BLMK" header)`);
     }
-    if (size <= ONE_READ_BYTES) return readRange(fd, 0, size);
-    const paramsLength = head[12]! | (head[13]! << 8);
-    const payloadStart = Math.min(HEADER_BYTES + paramsLength, size);
-    const parts = [readRange(fd, 0, payloadStart)];
-    const trailerStart = Math.max(payloadStart, size - 4);
+    const { paramsLength } = readFileHeader(head, size);
+    if (size <= ONE_READ_BYTES) return readRange(fd, 0, size, path);
+    const payloadStart = HEADER_BYTES + paramsLength;
+    const parts = [readRange(fd, 0, payloadStart, path)];
+    const trailerStart = size - 4;
     for (let at = payloadStart; at < trailerStart; at += PAGE_BYTES) {
-      parts.push(readRange(fd, at, Math.min(PAGE_BYTES, trailerStart - at)));
+      parts.push(readRange(fd, at, Math.min(PAGE_BYTES, trailerStart - at), path));
     }
-    parts.push(readRange(fd, trailerStart, size - trailerStart));
+    parts.push(readRange(fd, trailerStart, size - trailerStart, path));
     return parts;
+  } catch (error) {
+    throw inFile(path, error);
   } finally {
     closeSync(fd);
   }
 }
 
 /** Bytes [offset, offset + length) of an open file. */
-function readRange(fd: number, offset: number, length: number): Uint8Array {
+function readRange(fd: number, offset: number, length: number, path: string): Uint8Array {
   const out = new Uint8Array(length);
   let done = 0;
   while (done < length) {
     const n = readSync(fd, out, done, length - done, offset + done);
-    if (n === 0) throw new CliError('the file shrank while it was read');
+    if (n === 0) throw new CliError(`${path}: the file shrank while it was read`);
     done += n;
   }
   return out;
 }
 
+/** Any error as a CliError that starts with the file's name (`bloomkit: FILE: problem`). */
+export function inFile(path: string, error: unknown): CliError {
+  if (error instanceof CliError) return error;
+  if (error instanceof BloomError) return new CliError(describeError(error, path));
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') {
+    return new CliError(describeError(Object.assign(new Error(String(code)), { code }), path));
+  }
+  return new CliError(`${path}: ${error instanceof Error ? error.message : String(error)}`);
+}
+
 /**
- * Writes a filter to `path` atomically: its parts go to a temporary file beside the target, which is fsynced and
- * then renamed over the target, and the directory is fsynced so the rename survives a crash. A process killed at
- * any moment leaves either the old file or the new one, never a torn one (at worst a stray temporary file, named
- * `.NAME.PID.tmp`, that the next successful write of the same process id replaces).
+ * The file a write to `path` must replace: `path` itself, or, when it is a symbolic link (to any depth), the file
+ * it points to, so that writing through a link updates the real file instead of replacing the link with a copy.
+ * The result is absolute; its directory exists (else the error names `path`).
  */
-export function writeFilterFile(path: string, filter: AnyFilter): void {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  const fd = openSync(temp, 'w', 0o644);
+export function writeTarget(path: string): string {
+  let current = resolve(path);
+  for (let hops = 0; ; hops++) {
+    let isLink: boolean;
+    try {
+      isLink = lstatSync(current).isSymbolicLink();
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'ENOENT') throw inFile(path, error);
+      isLink = false;
+    }
+    if (!isLink) break;
+    if (hops === MAX_LINKS) throw new CliError(`${path}: too many levels of symbolic links`);
+    current = resolve(dirname(current), readlinkSync(current));
+  }
+  try {
+    return join(realpathSync(dirname(current)), basename(current));
+  } catch (error) {
+    throw inFile(path, error);
+  }
+}
+
+/**
+ * Writes a filter to `target` (a path from {@link writeTarget}) atomically: its parts go to a new temporary file
+ * beside the target, which is fsynced and then renamed over the target, and the directory is fsynced so the rename
+ * survives a crash. A process killed at any moment leaves either the old file or the new one, never a torn one.
+ *
+ * The temporary file's name holds 64 random bits and it is created with O_CREAT|O_EXCL|O_NOFOLLOW: a link that
+ * someone planted under a predictable name cannot redirect the write to another file. A killed writer's
+ * temporary file is removed by the next writer (see {@link removeStaleTemps}, run under the file's lock).
+ */
+export function writeFilterFile(target: string, filter: AnyFilter, shownAs: string = target): void {
+  const temp = join(dirname(target), `.${basename(target)}.${randomBytes(8).toString('hex')}.tmp`);
+  let fd: number;
+  try {
+    fd = openSync(
+      temp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0),
+      0o644,
+    );
+  } catch (error) {
+    throw inFile(shownAs, error);
+  }
   try {
     for (const part of filter.serializeParts()) writeAll(fd, part);
     fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
     unlinkSync(temp);
-    throw error;
+    throw inFile(shownAs, error);
   }
   closeSync(fd);
-  renameSync(temp, path);
-  syncDirectory(dirname(path));
+  try {
+    renameSync(temp, target);
+  } catch (error) {
+    unlinkSync(temp);
+    throw inFile(shownAs, error);
+  }
+  syncDirectory(dirname(target));
+}
+
+/** Temporary files of {@link writeFilterFile} (random hex) and of versions before it (a process id). */
+function isTempOf(name: string, target: string): boolean {
+  const prefix = `.${basename(target)}.`;
+  if (!name.startsWith(prefix) || !name.endsWith('.tmp')) return false;
+  return /^(?:[0-9a-f]{16}|\d+)$/.test(name.slice(prefix.length, -'.tmp'.length));
+}
+
+/**
+ * Removes the temporary files a killed writer of `target` left. Only safe while holding `target`'s lock: every
+ * writer holds it for its whole write, so no temporary file of `target` is in use meanwhile.
+ */
+export function removeStaleTemps(target: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dirname(target));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!isTempOf(name, target)) continue;
+    try {
+      unlinkSync(join(dirname(target), name));
+    } catch {
+      // Removed by someone else, or not ours to remove: leave it.
+    }
+  }
 }
 
 function writeAll(fd: number, bytes: Uint8Array): void {

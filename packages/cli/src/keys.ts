@@ -1,4 +1,7 @@
-import { closeSync, openSync } from 'node:fs';
+import type { Key } from '@bloomkit/core';
+import { keyOf } from './arguments.js';
+import { type Input, openInput } from './input.js';
+import { type Interrupts, NEVER_INTERRUPTED } from './interrupts.js';
 import { forEachLine, LF, NUL } from './lines.js';
 
 /** Where the keys of `add`, `has` and `delete` come from. */
@@ -12,49 +15,45 @@ export interface KeySource {
 }
 
 /**
- * Receives each key: a string from the command line (hashed as its UTF-8 bytes, like the library does), or the
- * bytes `chunk[start, end)` of a line.
+ * Receives each key: one from the command line (the bytes the user typed; see arguments.ts), or the bytes
+ * `chunk[start, end)` of a line.
  */
 export interface KeyVisitor {
-  text(key: string): void;
+  argument(key: Key, text: string): void;
   bytes(chunk: Buffer, start: number, end: number): void;
 }
 
 /**
  * Visits the keys of the command line, then those of each `--from` file; with neither, the lines of stdin. Input
- * streams through one buffer, so any number of keys passes in constant memory.
+ * streams through one buffer, so any number of keys passes in constant memory. Stops early on a stop signal.
  */
-export function visitKeys(source: KeySource, visitor: KeyVisitor): void {
-  for (const key of source.keys) visitor.text(key);
+export async function visitKeys(
+  source: KeySource,
+  visitor: KeyVisitor,
+  interrupts: Interrupts = NEVER_INTERRUPTED,
+): Promise<void> {
+  const typed = source.keys.map(keyOf);
+  for (const [i, key] of typed.entries()) visitor.argument(key, source.keys[i]!);
   const files = source.from.length > 0 ? source.from : source.keys.length > 0 ? [] : ['-'];
   for (const file of files) {
-    withInput(file, (fd) =>
-      forEachLine(fd, source.nul ? NUL : LF, (chunk, start, end) => visitor.bytes(chunk, start, end)),
+    if (interrupts.interrupted) return;
+    await withInput(file, (fd) =>
+      forEachLine(
+        fd,
+        source.nul ? NUL : LF,
+        (chunk, start, end) => visitor.bytes(chunk, start, end),
+        interrupts,
+      ),
     );
   }
 }
 
-/** Runs `use` on the file's descriptor (`-` is stdin), closing what it opened. */
-export function withInput(file: string, use: (fd: number) => void): void {
-  if (file === '-') {
-    use(0);
-    return;
-  }
-  const fd = openSync(file, 'r');
+/** Runs `use` on the input `file` (`-` is stdin), open until `use` settles. */
+export async function withInput(file: string, use: (input: Input) => Promise<void>): Promise<void> {
+  const input = openInput(file);
   try {
-    use(fd);
+    await use(input);
   } finally {
-    closeSync(fd);
-  }
-}
-
-/** {@link withInput} for an asynchronous reader: the file stays open until `use` settles. */
-export async function withInputAsync(file: string, use: (fd: number) => Promise<void>): Promise<void> {
-  if (file === '-') return use(0);
-  const fd = openSync(file, 'r');
-  try {
-    await use(fd);
-  } finally {
-    closeSync(fd);
+    input.close();
   }
 }

@@ -1,5 +1,5 @@
-import { readSync } from 'node:fs';
-import { retryWhenBusy } from './sync-io.js';
+import type { Input } from './input.js';
+import { type Interrupts, NEVER_INTERRUPTED } from './interrupts.js';
 
 /**
  * Splitting a byte stream into lines without decoding it: a key is the bytes of its line, so a line that is not
@@ -24,14 +24,22 @@ export type LineHandler = (chunk: Buffer, start: number, end: number, next: numb
 const READ_BYTES = 1 << 20;
 
 /**
- * Calls `onLine` for every line read from the file descriptor `fd`, in order, until end of file. One buffer is
- * reused for the whole stream: lines are found with `Buffer.indexOf` (memchr), and a line cut by the end of the
- * buffer is moved to its start before the next read, so memory is one buffer plus the longest line, whatever the
- * stream's length. Reads are synchronous: a stream filter has nothing else to do while it waits.
+ * Calls `onLine` for every line read from `input`, in order, until end of file or a stop signal.
+ * One buffer is reused for the whole stream: lines are found with `Buffer.indexOf` (memchr), and a line cut by the
+ * end of the buffer is moved to its start before the next read, so memory is one buffer plus the longest line,
+ * whatever the stream's length. Each block is read asynchronously (see input.ts), so a signal is seen while the
+ * read waits (a terminal, a slow pipe); the lines of a block are handled synchronously. After a stop signal no further line is
+ * handed out (the caller commits what it handled): a block read but not yet split, and a line cut by the buffer's
+ * end, are dropped, never half-handled.
  */
-export function forEachLine(fd: number, separator: number, onLine: LineHandler): void {
-  const reader = new LineReader(fd, separator);
-  while (reader.next(onLine));
+export async function forEachLine(
+  input: Input,
+  separator: number,
+  onLine: LineHandler,
+  interrupts: Interrupts = NEVER_INTERRUPTED,
+): Promise<void> {
+  const reader = new LineReader(input, separator, interrupts);
+  while (await reader.next(onLine));
 }
 
 /**
@@ -39,13 +47,14 @@ export function forEachLine(fd: number, separator: number, onLine: LineHandler):
  * Redis dedup sends the block's lines as batches there). Lines handed to `onLine` are valid only during the call.
  */
 export async function forEachLineAsync(
-  fd: number,
+  input: Input,
   separator: number,
   onLine: LineHandler,
   afterBlock: () => Promise<void>,
+  interrupts: Interrupts = NEVER_INTERRUPTED,
 ): Promise<void> {
-  const reader = new LineReader(fd, separator);
-  while (reader.next(onLine)) await afterBlock();
+  const reader = new LineReader(input, separator, interrupts);
+  while (await reader.next(onLine)) await afterBlock();
   await afterBlock();
 }
 
@@ -55,16 +64,25 @@ class LineReader {
   private filled = 0;
 
   constructor(
-    private readonly fd: number,
+    private readonly input: Input,
     private readonly separator: number,
+    private readonly interrupts: Interrupts,
   ) {}
 
-  /** Reads one block and calls `onLine` for each complete line in it; false at end of input (last line included). */
-  next(onLine: LineHandler): boolean {
+  /**
+   * Reads one block and calls `onLine` for each complete line in it; false at end of input (last line included)
+   * or when a stop signal came.
+   */
+  async next(onLine: LineHandler): Promise<boolean> {
     const separator = this.separator;
     if (this.filled === this.buffer.length) this.buffer = grow(this.buffer);
     const buffer = this.buffer;
-    const n = retryWhenBusy(() => readSync(this.fd, buffer, this.filled, buffer.length - this.filled, null));
+    if (this.interrupts.interrupted) return false;
+    const n = await Promise.race([
+      this.input.read(buffer, this.filled, buffer.length - this.filled),
+      this.interrupts.stopped.then(() => -1),
+    ]);
+    if (n < 0 || this.interrupts.interrupted) return false;
     if (n === 0) {
       const filled = this.filled;
       if (filled > 0) {

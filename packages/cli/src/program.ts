@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
+import { textOf } from './arguments.js';
 import { runCalc, runCalcTable } from './commands/calc.js';
 import { runCombine } from './commands/combine.js';
 import { runCreate } from './commands/create.js';
@@ -10,6 +11,9 @@ import { ADD, DELETE, HAS, type KeyedOptions, runKeyed } from './commands/keyed.
 import { runPull, runPush } from './commands/push-pull.js';
 import { CliError, describeError, EXIT } from './errors.js';
 import { type CounterBits, KIND_NAMES, type KindName } from './filters.js';
+import { Interrupts } from './interrupts.js';
+import { DEFAULT_WAIT_SECONDS } from './lock.js';
+import type { WriterOptions } from './locked-file.js';
 import { parseRedisTarget } from './redis-target.js';
 import { grouped, parseNumber } from './units.js';
 
@@ -54,7 +58,24 @@ function counterBits(text: string): CounterBits {
 }
 
 function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+  return [...previous, textOf(value)];
+}
+
+function waitSeconds(text: string): number {
+  const value = parseNumber(text);
+  if (!(value >= 0 && value <= 86_400)) {
+    throw new CliError(`--wait must be a number of seconds in [0, 86400], got '${text}'`);
+  }
+  return value;
+}
+
+/** `--wait`, taken by every command that writes a filter file. */
+function waitOption(command: Command): Command {
+  return command.option(
+    '--wait <seconds>',
+    `how long to wait for another bloomkit writing the same file (default ${DEFAULT_WAIT_SECONDS})`,
+    waitSeconds,
+  );
 }
 
 /** The options every key-reading command takes. */
@@ -83,8 +104,12 @@ still has one identity, and a key typed here hashes as the same string does in t
 
 Exit status, as grep's: 0 when every answer is yes, 1 when some answer is no, 2 on error.`;
 
-/** The `bloomkit` command line. */
-export function buildProgram(exit: (code: number) => void): Command {
+/** The `bloomkit` command line; `interrupts` is how its commands see a stop signal. */
+export function buildProgram(exit: (code: number) => void, interrupts: Interrupts): Command {
+  const writer = (o: { wait?: number }): WriterOptions => ({
+    wait: o.wait ?? DEFAULT_WAIT_SECONDS,
+    interrupts,
+  });
   const program = new Command('bloomkit')
     .description(
       'Bloom filter files: create, add, query, inspect, merge; deduplicate streams of lines in constant memory.',
@@ -124,14 +149,19 @@ export function buildProgram(exit: (code: number) => void): Command {
       counterBits,
     )
     .option('-f, --force', 'replace FILE if it exists')
+    .option(
+      '--wait <seconds>',
+      `how long to wait for another bloomkit writing FILE (default ${DEFAULT_WAIT_SECONDS})`,
+      waitSeconds,
+    )
     .addHelpText(
       'after',
       '\nExample:\n  bloomkit create seen.bf --capacity 10000000 --fpr 0.001 --kind blocked',
     )
-    .action((file: string, o) => {
+    .action(async (file: string, o) => {
       exit(
-        runCreate(
-          file,
+        await runCreate(
+          textOf(file),
           {
             kind: o.kind,
             capacity: o.capacity,
@@ -142,19 +172,24 @@ export function buildProgram(exit: (code: number) => void): Command {
             counterBits: o.counterBits,
           },
           o.force === true,
+          writer(o),
         ),
       );
     });
 
-  keyOptions(
-    program
-      .command('add')
-      .description('add keys to a filter file (test-and-add: "yes" means the key was present already)')
-      .argument('<file>', 'the filter file, replaced atomically')
-      .argument('[keys...]', 'keys to add'),
+  waitOption(
+    keyOptions(
+      program
+        .command('add')
+        .description('add keys to a filter file (test-and-add: "yes" means the key was present already)')
+        .argument('<file>', 'the filter file, replaced atomically')
+        .argument('[keys...]', 'keys to add'),
+    ),
   )
     .addHelpText('after', `${KEY_HELP}\nFor add, "no" means the key was new (it is added).`)
-    .action((file: string, keys: string[], o) => exit(runKeyed(file, ADD, keyed(keys, o))));
+    .action(async (file: string, keys: string[], o) =>
+      exit(await runKeyed(textOf(file), ADD, keyed(keys, o), writer(o))),
+    );
 
   keyOptions(
     program
@@ -167,20 +202,26 @@ export function buildProgram(exit: (code: number) => void): Command {
       'after',
       `${KEY_HELP}\n"present" means maybe (a false positive at the filter's rate); "absent" is certain.`,
     )
-    .action((file: string, keys: string[], o) => exit(runKeyed(file, HAS, keyed(keys, o))));
+    .action(async (file: string, keys: string[], o) =>
+      exit(await runKeyed(textOf(file), HAS, keyed(keys, o), writer(o))),
+    );
 
-  keyOptions(
-    program
-      .command('delete')
-      .description('delete keys from a counting filter file')
-      .argument('<file>', 'the counting filter file, replaced atomically')
-      .argument('[keys...]', 'keys to delete'),
+  waitOption(
+    keyOptions(
+      program
+        .command('delete')
+        .description('delete keys from a counting filter file')
+        .argument('<file>', 'the counting filter file, replaced atomically')
+        .argument('[keys...]', 'keys to delete'),
+    ),
   )
     .addHelpText(
       'after',
       `${KEY_HELP}\nDelete only keys you added: deleting a false positive lowers other keys' counters.`,
     )
-    .action((file: string, keys: string[], o) => exit(runKeyed(file, DELETE, keyed(keys, o))));
+    .action(async (file: string, keys: string[], o) =>
+      exit(await runKeyed(textOf(file), DELETE, keyed(keys, o), writer(o))),
+    );
 
   program
     .command('dedup')
@@ -189,15 +230,19 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--state <file>', 'filter file loaded before and saved after (atomically), so runs resume')
     .option(
       '-n, --capacity <n>',
-      'expected distinct lines; without it a scalable filter grows with the stream',
+      `expected distinct lines (default ${grouped(DEDUP_INITIAL_CAPACITY)}); the filter grows past it unless --fixed`,
       integer('--capacity', 1, MAX_SAFE, '2^53 - 1'),
+    )
+    .option(
+      '--fixed',
+      'a filter of fixed size (blocked, the fastest) instead of a growing one; past --capacity its rate rises: warned on stderr, exit status 3',
     )
     .option(
       '-p, --fpr <p>',
       `false-positive rate: the share of new lines wrongly dropped (default ${DEDUP_FPR})`,
       rate('--fpr'),
     )
-    .option('--kind <kind>', 'filter kind (default: blocked with --capacity, else scalable)', kind)
+    .option('--kind <kind>', 'filter kind (default scalable; blocked with --fixed)', kind)
     .option('--seed <seed>', 'hash seed for a new filter, or "random"', seed)
     .option('-0, --null', 'NUL-separated records instead of lines')
     .option('-q, --quiet', 'no progress on stderr')
@@ -207,12 +252,23 @@ export function buildProgram(exit: (code: number) => void): Command {
       'the filter is in Redis, shared by every machine: redis://host:port/NAME (rediss:// for TLS)',
     )
     .option('--cluster', 'with --redis: the URL is a node of a Redis Cluster')
+    .option(
+      '--wait <seconds>',
+      `with --state: how long to wait for another bloomkit writing it (default ${DEFAULT_WAIT_SECONDS})`,
+      waitSeconds,
+    )
     .addHelpText(
       'after',
       `
 A line the filter has seen is dropped: every repeat, and a new line that is a false positive (at most the
---fpr rate while the filter is within its capacity). Without --capacity the filter is scalable, starting at
-${grouped(DEDUP_INITIAL_CAPACITY)} lines and growing; with it, a blocked filter of fixed size.
+--fpr rate). The filter is scalable, starting at --capacity lines (default ${grouped(DEDUP_INITIAL_CAPACITY)}) and
+growing with the stream, so the rate holds for any number of lines. --fixed makes a blocked filter of exactly
+--capacity lines: faster, but past its capacity the rate rises; that is warned on stderr the moment it happens,
+and the run exits with status 3.
+
+With --state, a run waits for another run on the same state file, and SIGINT, SIGTERM or SIGHUP stop it cleanly:
+the state is saved with every line printed so far, then it exits 128 + the signal's number. Running it again on
+the same input prints exactly the lines it had not printed.
 
 Examples:
   zcat urls.gz | bloomkit dedup --capacity 50000000 > unique.txt
@@ -220,19 +276,20 @@ Examples:
     )
     .action(async (files: string[], o) => {
       const options = {
-        files,
-        state: o.state,
+        files: files.map(textOf),
+        state: o.state === undefined ? undefined : textOf(o.state),
         kind: o.kind,
         capacity: o.capacity,
+        fixed: o.fixed === true,
         fpr: o.fpr,
         seed: o.seed,
         nul: o.null === true,
         quiet: o.quiet === true,
         stats: o.stats === true,
       };
-      if (o.redis === undefined) return exit(runDedup(options));
+      if (o.redis === undefined) return exit(await runDedup(options, writer(o)));
       if (o.state !== undefined) throw new CliError('dedup: give --state (a file) or --redis, not both');
-      exit(await runRedisDedup(parseRedisTarget(o.redis, o.cluster === true), options));
+      exit(await runRedisDedup(parseRedisTarget(o.redis, o.cluster === true), options, interrupts));
     });
 
   program
@@ -255,7 +312,7 @@ Examples:
     .addHelpText('after', '\nExample:\n  bloomkit push seen.bf redis://127.0.0.1:6379/crawler-seen')
     .action(async (file: string, url: string, o) =>
       exit(
-        await runPush(file, parseRedisTarget(url, o.cluster === true), {
+        await runPush(textOf(file), parseRedisTarget(url, o.cluster === true), {
           replace: o.replace === true,
           shards: o.shards,
           ttl: o.ttl,
@@ -269,8 +326,13 @@ Examples:
     .argument('<url>', 'redis://[user:password@]host[:port]/NAME')
     .argument('<file>', 'the filter file to write')
     .option('--cluster', 'the URL is a node of a Redis Cluster')
+    .option(
+      '--wait <seconds>',
+      `how long to wait for another bloomkit writing FILE (default ${DEFAULT_WAIT_SECONDS})`,
+      waitSeconds,
+    )
     .action(async (url: string, file: string, o) =>
-      exit(await runPull(parseRedisTarget(url, o.cluster === true), file)),
+      exit(await runPull(parseRedisTarget(url, o.cluster === true), textOf(file), writer(o))),
     );
 
   program
@@ -282,21 +344,27 @@ Examples:
       'after',
       '\nExit status 2 when the checksum does not match (everything else is still printed).',
     )
-    .action((file: string, o) => exit(runInfo(file, o.json === true)));
+    .action((file: string, o) => exit(runInfo(textOf(file), o.json === true)));
 
-  program
-    .command('merge')
-    .description('write the union of filter files (same kind, size, hashes and seed)')
-    .argument('<out>', 'the filter file to write (may be one of the inputs)')
-    .argument('<inputs...>', 'filter files to merge')
-    .action((out: string, inputs: string[]) => exit(runCombine('union', out, inputs)));
+  waitOption(
+    program
+      .command('merge')
+      .description('write the union of filter files (same kind, size, hashes and seed)')
+      .argument('<out>', 'the filter file to write (may be one of the inputs)')
+      .argument('<inputs...>', 'filter files to merge'),
+  ).action(async (out: string, inputs: string[], o) =>
+    exit(await runCombine('union', textOf(out), inputs.map(textOf), writer(o))),
+  );
 
-  program
-    .command('intersect')
-    .description('write the intersection of filter files (same kind, size, hashes and seed)')
-    .argument('<out>', 'the filter file to write (may be one of the inputs)')
-    .argument('<inputs...>', 'filter files to intersect')
-    .action((out: string, inputs: string[]) => exit(runCombine('intersect', out, inputs)));
+  waitOption(
+    program
+      .command('intersect')
+      .description('write the intersection of filter files (same kind, size, hashes and seed)')
+      .argument('<out>', 'the filter file to write (may be one of the inputs)')
+      .argument('<inputs...>', 'filter files to intersect'),
+  ).action(async (out: string, inputs: string[], o) =>
+    exit(await runCombine('intersect', textOf(out), inputs.map(textOf), writer(o))),
+  );
 
   program
     .command('calc')
@@ -327,20 +395,27 @@ const VERSION: string = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
 
-/** Runs the command line; resolves to the exit status. Errors become one line on stderr and status 2. */
+/**
+ * Runs the command line; resolves to the exit status. Errors become one line on stderr and status 2. Stop signals
+ * (SIGINT, SIGTERM, SIGHUP) are caught for the whole run: a command commits what it acknowledged and the status is
+ * 128 + the signal's number.
+ */
 export async function run(argv: readonly string[]): Promise<number> {
   let status: number = EXIT.ok;
+  const interrupts = new Interrupts().install();
   const program = buildProgram((code) => {
     status = code;
-  });
+  }, interrupts);
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return status;
+    return interrupts.exitStatus ?? status;
   } catch (error) {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? EXIT.ok : EXIT.error;
     }
     process.stderr.write(`bloomkit: ${describeError(error)}\n`);
-    return EXIT.error;
+    return interrupts.exitStatus ?? EXIT.error;
+  } finally {
+    interrupts.dispose();
   }
 }

@@ -51,7 +51,7 @@ describe('dedup', () => {
     const dropped = expected.length - out.length;
     expect(dropped).toBeGreaterThan(0);
     expect(dropped / expected.length).toBeLessThan(0.01);
-    expect(run.stderr).toMatch(/^dedup: 50000 lines in, \d+ out, \d+ dropped; \d+ lines\/s; blocked filter/);
+    expect(run.stderr).toMatch(/^dedup: 50000 lines in, \d+ out, \d+ dropped; \d+ lines\/s; scalable filter/);
   });
 
   it('resumes from --state: two runs over halves print what one run over the whole prints', () => {

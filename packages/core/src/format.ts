@@ -153,12 +153,67 @@ export function decodeEnvelope(input: ByteSource, options: DecodeOptions = {}): 
   const where = options.where ?? 'decodeEnvelope';
   const parts = toParts(input, where);
   const total = lengthOf(parts);
+  const head = checkEnvelopeHeader(gatherBytes(parts, 0, Math.min(total, HEADER_BYTES)), total, {
+    ...options,
+    where,
+  });
+  const { paramsLength, payloadLength, byteLength } = head;
+  if (options.verifyChecksum ?? true) {
+    const trailer = gatherBytes(parts, byteLength - CHECKSUM_BYTES, CHECKSUM_BYTES);
+    const stored = new DataView(trailer.buffer, trailer.byteOffset, CHECKSUM_BYTES).getUint32(0, true);
+    const actual = crc32cOfParts(sliceParts(parts, 0, byteLength - CHECKSUM_BYTES));
+    if (stored !== actual) {
+      throw new FormatError(
+        `${where}: checksum mismatch (stored 0x${hex32(stored)}, computed 0x${hex32(actual)}): the bytes are corrupt`,
+      );
+    }
+  }
+  const params = gatherBytes(parts, HEADER_BYTES, paramsLength);
+  return {
+    version: head.version,
+    kind: head.kind,
+    hashAlgorithm: head.hashAlgorithm,
+    seed: head.seed,
+    params: new DataView(params.buffer, params.byteOffset, paramsLength),
+    payload: sliceParts(parts, HEADER_BYTES + paramsLength, payloadLength),
+    payloadLength,
+    byteLength,
+  };
+}
+
+/** The fixed header's fields (bytes 0-23), checked. */
+export interface EnvelopeHeader {
+  readonly version: number;
+  readonly kind: number;
+  readonly hashAlgorithm: HashAlgorithm;
+  readonly seed: number;
+  readonly paramsLength: number;
+  readonly payloadLength: number;
+  /** Bytes the envelope occupies, checksum included. */
+  readonly byteLength: number;
+}
+
+/**
+ * Checks the fixed 24-byte header of an envelope that is `total` bytes long (the input's whole length, which the
+ * caller may know without holding the bytes: a file's size): magic, version, kind, hash algorithm, flags, reserved
+ * bytes, and both lengths against `total`. `header` holds the first min(total, 24) bytes. This is everything
+ * {@link decodeEnvelope} checks but the checksum, so a reader of a large file can refuse it before reading (and
+ * allocating) its payload.
+ */
+export function checkEnvelopeHeader(
+  header: Uint8Array,
+  total: number,
+  options: Omit<DecodeOptions, 'verifyChecksum'> = {},
+): EnvelopeHeader {
+  const where = options.where ?? 'decodeEnvelope';
   if (total < MIN_ENVELOPE_BYTES) {
     throw new FormatError(
       `${where}: input is ${total} bytes, shorter than the smallest filter file (${MIN_ENVELOPE_BYTES} bytes)`,
     );
   }
-  const header = gatherBytes(parts, 0, HEADER_BYTES);
+  if (header.length < HEADER_BYTES) {
+    throw new InvalidArgumentError(`${where}: give the header's ${HEADER_BYTES} bytes, got ${header.length}`);
+  }
   for (let i = 0; i < 4; i++) {
     if (header[i] !== MAGIC[i])
       throw new FormatError(`${where}: not a bloomkit filter (magic bytes are not "BLMK")`);
@@ -205,24 +260,12 @@ export function decodeEnvelope(input: ByteSource, options: DecodeOptions = {}): 
   if (byteLength !== total && !options.allowTrailing) {
     throw new FormatError(`${where}: ${total - byteLength} unexpected bytes after the filter's checksum`);
   }
-  if (options.verifyChecksum ?? true) {
-    const trailer = gatherBytes(parts, byteLength - CHECKSUM_BYTES, CHECKSUM_BYTES);
-    const stored = new DataView(trailer.buffer, trailer.byteOffset, CHECKSUM_BYTES).getUint32(0, true);
-    const actual = crc32cOfParts(sliceParts(parts, 0, byteLength - CHECKSUM_BYTES));
-    if (stored !== actual) {
-      throw new FormatError(
-        `${where}: checksum mismatch (stored 0x${hex32(stored)}, computed 0x${hex32(actual)}): the bytes are corrupt`,
-      );
-    }
-  }
-  const params = gatherBytes(parts, HEADER_BYTES, paramsLength);
   return {
     version,
     kind,
     hashAlgorithm: hashAlgorithm as HashAlgorithm,
     seed,
-    params: new DataView(params.buffer, params.byteOffset, paramsLength),
-    payload: sliceParts(parts, HEADER_BYTES + paramsLength, payloadLength),
+    paramsLength,
     payloadLength,
     byteLength,
   };

@@ -1,4 +1,4 @@
-import { type DecodeOptions, decodeEnvelope } from './format.js';
+import { checkEnvelopeHeader, type DecodeOptions, decodeEnvelope, HEADER_BYTES } from './format.js';
 import { kindById } from './kinds.js';
 import type { ByteSource } from './parts.js';
 
@@ -44,5 +44,28 @@ export function readHeader(
     payloadLength: envelope.payloadLength,
     byteLength: envelope.byteLength,
     checksumVerified: verifyChecksum,
+  };
+}
+
+/**
+ * Reads the header of a bloomkit file from its first bytes, before the rest is read: `prefix` holds at least the
+ * file's first 24 bytes (more is ignored) and `fileLength` is the whole file's size. Every check of
+ * {@link readHeader} but the checksum runs, against `fileLength`, so a reader of a large file (a storage engine,
+ * the CLI) refuses a foreign, truncated or newer file before it allocates or reads the payload. The checksum is
+ * verified when the whole file is decoded.
+ */
+export function readFileHeader(prefix: Uint8Array, fileLength: number): FilterHeader {
+  const head = checkEnvelopeHeader(prefix.subarray(0, HEADER_BYTES), fileLength, { where: 'readFileHeader' });
+  const record = kindById(head.kind)!;
+  return {
+    version: head.version,
+    kind: head.kind,
+    kindName: record.name,
+    className: record.className,
+    seed: head.seed,
+    paramsLength: head.paramsLength,
+    payloadLength: head.payloadLength,
+    byteLength: head.byteLength,
+    checksumVerified: false,
   };
 }

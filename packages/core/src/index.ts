@@ -16,7 +16,7 @@ export {
   type SeedOption,
 } from './filter.js';
 export { FORMAT_VERSION } from './format.js';
-export { type FilterHeader, readHeader } from './header.js';
+export { type FilterHeader, readFileHeader, readHeader } from './header.js';
 export { type FilterJson, MAX_JSON_FILE_BYTES } from './json.js';
 export type { Key } from './key.js';
 export { FilterKind } from './kinds.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FormatError } from '../src/errors.js';
+import { FormatError, InvalidArgumentError, UnsupportedVersionError } from '../src/errors.js';
 import { encodeEnvelope } from '../src/format.js';
-import { readHeader } from '../src/header.js';
+import { readFileHeader, readHeader } from '../src/header.js';
 import { FilterKind } from '../src/kinds.js';
 
 const file = (kind: number) =>
@@ -41,5 +41,23 @@ describe('readHeader', () => {
     expect(() => readHeader('BLMK' as never)).toThrow(
       /must be a Uint8Array, an ArrayBuffer or an array of Uint8Array parts, got string/,
     );
+  });
+});
+
+describe('readFileHeader', () => {
+  it('reads the header from the first 24 bytes and the file length, with every check of readHeader but the checksum', () => {
+    const bytes = file(FilterKind.Standard);
+    const header = readFileHeader(bytes.subarray(0, 24), bytes.length);
+    expect(header).toEqual({ ...readHeader(bytes), checksumVerified: false });
+    // Any prefix of at least 24 bytes does.
+    expect(readFileHeader(bytes, bytes.length).payloadLength).toBe(header.payloadLength);
+    // Lengths are checked against the file's length: one byte short is a truncated file, one more a trailer.
+    expect(() => readFileHeader(bytes.subarray(0, 24), bytes.length - 1)).toThrow(FormatError);
+    expect(() => readFileHeader(bytes.subarray(0, 24), bytes.length + 1)).toThrow(/unexpected bytes after/);
+    expect(() => readFileHeader(bytes.subarray(0, 24), 10)).toThrow(/shorter than the smallest filter file/);
+    const newer = bytes.slice(0, 24);
+    newer[4] = 2;
+    expect(() => readFileHeader(newer, bytes.length)).toThrow(UnsupportedVersionError);
+    expect(() => readFileHeader(bytes.subarray(0, 20), bytes.length)).toThrow(InvalidArgumentError);
   });
 });

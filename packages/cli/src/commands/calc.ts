@@ -48,6 +48,11 @@ export function solve(input: CalcInput): CalcRow[] {
       'calc: give at least two of --capacity (n), --fpr (p), --bits (m), --hashes (k), or --table',
     );
   }
+  if (input.n !== undefined && input.m !== undefined && input.p !== undefined) {
+    throw new CliError(
+      'calc: --capacity, --bits and --fpr together over-determine the filter (the rate of n keys in m bits is fixed by k); give two of them, with or without --hashes',
+    );
+  }
   return LAYOUTS.map((layout) => solveLayout(layout, input));
 }
 

@@ -1,17 +1,33 @@
 import { CliError, EXIT } from '../errors.js';
-import { readFilterFile, writeFilterFile } from '../files.js';
+import { readFilterFile, writeFilterFile, writeTarget } from '../files.js';
 import { type AnyFilter, kindName } from '../filters.js';
+import { type WriterOptions, withLockedFile } from '../locked-file.js';
 
 /**
  * `merge OUT IN…` (union) and `intersect OUT IN…`: every input must be the same kind with the same m, k and seed
- * (the library's rule); OUT may be one of the inputs, since it is replaced atomically after all are read.
+ * (the library's rule); OUT may be one of the inputs, since it is replaced atomically after all are read. The
+ * whole run holds OUT's lock, so a concurrent `add` to OUT waits instead of being overwritten by the result.
  */
-export function runCombine(operation: 'union' | 'intersect', out: string, inputs: readonly string[]): number {
+export async function runCombine(
+  operation: 'union' | 'intersect',
+  out: string,
+  inputs: readonly string[],
+  writer: WriterOptions,
+): Promise<number> {
   if (inputs.length === 0)
     throw new CliError(`${operation === 'union' ? 'merge' : 'intersect'}: give at least one input file`);
+  return withLockedFile(out, writer, (target) => combine(operation, target, out, inputs));
+}
+
+function combine(
+  operation: 'union' | 'intersect',
+  target: string,
+  out: string,
+  inputs: readonly string[],
+): number {
   let result: AnyFilter | undefined;
   for (const file of inputs) {
-    const filter = readFilterFile(file);
+    const filter = readFilterFile(writeTarget(file) === target ? target : file);
     if (result === undefined) {
       result = filter;
       continue;
@@ -31,6 +47,6 @@ export function runCombine(operation: 'union' | 'intersect', out: string, inputs
       );
     }
   }
-  writeFilterFile(out, result!);
+  writeFilterFile(target, result!, out);
   return EXIT.ok;
 }

@@ -2,10 +2,23 @@ import { existsSync } from 'node:fs';
 import { CliError, EXIT } from '../errors.js';
 import { writeFilterFile } from '../files.js';
 import { createFilter, type FilterSpec } from '../filters.js';
+import { type WriterOptions, withLockedFile } from '../locked-file.js';
 
-/** `create FILE`: a new empty filter, written atomically; an existing file is kept unless `--force`. */
-export function runCreate(file: string, spec: FilterSpec, force: boolean): number {
-  if (!force && existsSync(file)) throw new CliError(`${file}: already exists (use --force to replace it)`);
-  writeFilterFile(file, createFilter(spec));
-  return EXIT.ok;
+/**
+ * `create FILE`: a new empty filter, written atomically; an existing file is kept unless `--force`. The check and
+ * the write happen under the file's lock, so of two `create` runs without `--force` exactly one succeeds.
+ */
+export async function runCreate(
+  file: string,
+  spec: FilterSpec,
+  force: boolean,
+  writer: WriterOptions,
+): Promise<number> {
+  const filter = createFilter(spec);
+  return withLockedFile(file, writer, (target) => {
+    if (!force && existsSync(target))
+      throw new CliError(`${file}: already exists (use --force to replace it)`);
+    writeFilterFile(target, filter, file);
+    return EXIT.ok;
+  });
 }

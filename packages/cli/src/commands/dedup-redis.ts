@@ -1,6 +1,7 @@
 import type { RedisBloomFilter } from '@bloomkit/redis';
 import { EXIT } from '../errors.js';
-import { withInputAsync } from '../keys.js';
+import type { Interrupts } from '../interrupts.js';
+import { withInput } from '../keys.js';
 import { forEachLineAsync, LF, NUL } from '../lines.js';
 import { Output } from '../output.js';
 import { type RedisTarget, withRedis } from '../redis-target.js';
@@ -17,7 +18,11 @@ const BATCH_LINES = 1000;
  * filter is opened by name, or created from --capacity/--fpr (blocked, which spreads over a cluster) or as a
  * scalable filter without a capacity.
  */
-export async function runRedisDedup(target: RedisTarget, options: DedupOptions): Promise<number> {
+export async function runRedisDedup(
+  target: RedisTarget,
+  options: DedupOptions,
+  interrupts: Interrupts,
+): Promise<number> {
   return withRedis(target, async (client, Filter) => {
     const filter = await openOrCreate(Filter, client, target.name, options);
     const out = new Output();
@@ -42,9 +47,10 @@ export async function runRedisDedup(target: RedisTarget, options: DedupOptions):
       out.flush();
     };
     for (const file of options.files.length > 0 ? options.files : ['-']) {
-      await withInputAsync(file, (fd) =>
+      if (interrupts.interrupted) break;
+      await withInput(file, (input) =>
         forEachLineAsync(
-          fd,
+          input,
           separator,
           (chunk, start, end, next) => {
             const line = Buffer.from(chunk.subarray(start, next));
@@ -53,6 +59,7 @@ export async function runRedisDedup(target: RedisTarget, options: DedupOptions):
             seen++;
           },
           flush,
+          interrupts,
         ),
       );
     }
@@ -61,7 +68,7 @@ export async function runRedisDedup(target: RedisTarget, options: DedupOptions):
         `dedup: ${seen} lines in, ${written} out, ${seen - written} dropped; Redis filter ${target.name} (${filter.kind})\n`,
       );
     }
-    return EXIT.ok;
+    return interrupts.exitStatus ?? EXIT.ok;
   });
 }
 

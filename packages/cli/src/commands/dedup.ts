@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
+import { CapacityWatch } from '../capacity.js';
 import { CliError, EXIT } from '../errors.js';
 import { readFilterFile, writeFilterFile } from '../files.js';
 import { type AnyFilter, createFilter, type FilterSpec, type KindName, kindName } from '../filters.js';
 import { KeyView } from '../key-view.js';
 import { withInput } from '../keys.js';
 import { forEachLine, LF, NUL } from '../lines.js';
+import { type WriterOptions, withLockedFile } from '../locked-file.js';
 import { peakMemoryBytes } from '../memory.js';
 import { Output } from '../output.js';
 import { Progress } from '../progress.js';
@@ -14,9 +16,12 @@ export interface DedupOptions {
   readonly files: readonly string[];
   /** Filter file loaded before and saved after, so a later run resumes where this one stopped. */
   readonly state: string | undefined;
-  /** The filter a run without a state file starts from: blocked with a capacity, else scalable. */
+  /** The kind of a new filter: scalable unless `fixed` (then blocked) or given. */
   readonly kind: KindName | undefined;
+  /** A new filter's capacity: the first sub-filter's for a scalable one, the whole for a fixed one. */
   readonly capacity: number | undefined;
+  /** A filter of fixed size (`--fixed`): faster, but past its capacity its rate rises (warned, exit 3). */
+  readonly fixed: boolean;
   readonly fpr: number | undefined;
   readonly seed: number | 'random' | undefined;
   readonly nul: boolean;
@@ -33,59 +38,95 @@ export const DEDUP_INITIAL_CAPACITY = 100_000;
 /**
  * `dedup`: writes each line the first time it is seen, in input order, and drops the lines the filter has seen
  * (every repeat, and the rare new line that is a false positive, at the filter's rate). Memory is the filter's:
- * constant for a given capacity, growing only with a scalable filter's chain, never with the input.
+ * constant for a fixed filter, growing only with a scalable filter's chain, never with the input.
+ *
+ * The rate is a promise: by default the filter is scalable (it grows past any capacity and keeps its rate). A
+ * fixed filter (`--fixed`, or a fixed kind) that passes its capacity says so on stderr the moment it does, and the
+ * run exits with status 3.
+ *
+ * With `--state`, the run is the state file's only writer (a second run waits for it; see withLockedFile), and the
+ * state is saved atomically at the end, or when a stop signal ends the input early: the lines handled by then are
+ * both printed and in the state, so a later run over the same input prints exactly the lines this one did not.
  */
-export function runDedup(options: DedupOptions): number {
-  const filter = openState(options);
+export async function runDedup(options: DedupOptions, writer: WriterOptions): Promise<number> {
+  if (options.state === undefined)
+    return dedup(createFilter(newFilterSpec(options)), undefined, options, writer);
+  const state = options.state;
+  return withLockedFile(state, writer, (target) =>
+    dedup(openState(target, state, options), { target, label: state }, options, writer),
+  );
+}
+
+async function dedup(
+  filter: AnyFilter,
+  state: { target: string; label: string } | undefined,
+  options: DedupOptions,
+  writer: WriterOptions,
+): Promise<number> {
   const out = new Output();
   const progress = new Progress(options.quiet);
+  const watch = new CapacityWatch(filter, state?.label ?? 'dedup');
   const started = performance.now();
   let lines = 0;
   let written = 0;
   const separator = options.nul ? NUL : LF;
   const keys = new KeyView();
   for (const file of options.files.length > 0 ? options.files : ['-']) {
-    withInput(file, (fd) =>
-      forEachLine(fd, separator, (chunk, start, end, next) => {
-        if (filter.add(keys.of(chunk, start, end))) {
-          out.bytes(chunk, start, next);
-          written++;
-        }
-        if ((++lines & 0xffff) === 0) progress.tick(lines, filter);
-      }),
+    if (writer.interrupts.interrupted) break;
+    await withInput(file, (input) =>
+      forEachLine(
+        input,
+        separator,
+        (chunk, start, end, next) => {
+          if (filter.add(keys.of(chunk, start, end))) {
+            out.bytes(chunk, start, next);
+            written++;
+            watch.check();
+          }
+          if ((++lines & 0xffff) === 0) progress.tick(lines, filter);
+        },
+        writer.interrupts,
+      ),
     );
   }
   progress.done();
+  if (state !== undefined) writeFilterFile(state.target, filter, state.label);
   out.flush();
-  if (options.state !== undefined) writeFilterFile(options.state, filter);
   if (options.stats) {
     const seconds = (performance.now() - started) / 1000;
     process.stderr.write(
       `dedup: ${lines} lines in, ${written} out, ${lines - written} dropped; ${Math.round(lines / seconds)} lines/s; ${kindName(filter)} filter, ${filter.bits} bits, false-positive rate now ${filter.expectedFpr().toPrecision(2)}; peak memory ${Math.round(peakMemoryBytes() / 2 ** 20)} MiB\n`,
     );
   }
-  return EXIT.ok;
+  return writer.interrupts.exitStatus ?? (watch.passed ? EXIT.overCapacity : EXIT.ok);
 }
 
 /** The state file's filter when it exists (its kind and size win over the options), else a new one. */
-function openState(options: DedupOptions): AnyFilter {
-  const { state } = options;
-  if (state !== undefined && existsSync(state)) {
-    const filter = readFilterFile(state);
+function openState(target: string, label: string, options: DedupOptions): AnyFilter {
+  if (existsSync(target)) {
+    const filter = readFilterFile(target);
     if (options.kind !== undefined && kindName(filter) !== options.kind) {
-      throw new CliError(`${state}: holds a ${kindName(filter)} filter, not ${options.kind}`);
+      throw new CliError(`${label}: holds a ${kindName(filter)} filter, not ${options.kind}`);
     }
     return filter;
   }
   return createFilter(newFilterSpec(options));
 }
 
-/** With a capacity, the fastest kind (blocked); without, a scalable filter that grows with the stream. */
-export function newFilterSpec(options: Pick<DedupOptions, 'kind' | 'capacity' | 'fpr' | 'seed'>): FilterSpec {
-  const kind = options.kind ?? (options.capacity === undefined ? 'scalable' : 'blocked');
+/**
+ * A new filter for `dedup`: scalable from `--capacity` (default {@link DEDUP_INITIAL_CAPACITY}) unless the user
+ * asks for a fixed one (`--fixed`: blocked, the fastest kind; or a fixed `--kind`), which needs a capacity.
+ */
+export function newFilterSpec(
+  options: Pick<DedupOptions, 'kind' | 'capacity' | 'fixed' | 'fpr' | 'seed'>,
+): FilterSpec {
+  if (options.fixed && options.kind === 'scalable') {
+    throw new CliError('dedup: --fixed and --kind scalable contradict each other (a scalable filter grows)');
+  }
+  const kind = options.kind ?? (options.fixed ? 'blocked' : 'scalable');
   if (options.capacity === undefined && kind !== 'scalable') {
     throw new CliError(
-      `dedup --kind ${kind} needs --capacity (only a scalable filter grows with the stream)`,
+      `dedup: a fixed filter (${kind}) needs --capacity (only a scalable filter grows with the stream)`,
     );
   }
   return {

@@ -1,10 +1,12 @@
 import type { Key } from '@bloomkit/core';
 import { CountingBloomFilter } from '@bloomkit/counting';
+import { CapacityWatch } from '../capacity.js';
 import { CliError, EXIT } from '../errors.js';
 import { readFilterFile, writeFilterFile } from '../files.js';
 import { type AnyFilter, kindName } from '../filters.js';
 import { KeyView } from '../key-view.js';
 import { type KeySource, visitKeys } from '../keys.js';
+import { type WriterOptions, withLockedFile } from '../locked-file.js';
 import { Output } from '../output.js';
 import { Progress } from '../progress.js';
 
@@ -27,14 +29,34 @@ export interface KeyedOperation {
 }
 
 /**
- * Runs `operation` on every key against the filter in `file`; writes the file back (atomically) when the
- * operation changes it. Exit status as grep's: 0 when every answer was yes, 1 when some answer was no.
+ * Runs `operation` on every key against the filter in `file`. An operation that changes the file runs as the
+ * file's only writer (see withLockedFile) and commits the file atomically at the end, or when a stop signal ends
+ * the input early; its `-v` answers are held until that commit, so no key is ever printed as added that the file
+ * does not hold. Exit status as grep's: 0 when every answer was yes, 1 when some answer was no; 128 + the signal's
+ * number after a stop signal (what was answered is committed first).
  */
-export function runKeyed(file: string, operation: KeyedOperation, options: KeyedOptions): number {
-  const filter = readFilterFile(file);
-  operation.check?.(filter, file);
-  const out = new Output();
+export async function runKeyed(
+  file: string,
+  operation: KeyedOperation,
+  options: KeyedOptions,
+  writer: WriterOptions,
+): Promise<number> {
+  if (!operation.writes) return answerKeys(file, file, operation, options, writer);
+  return withLockedFile(file, writer, (target) => answerKeys(target, file, operation, options, writer));
+}
+
+async function answerKeys(
+  path: string,
+  label: string,
+  operation: KeyedOperation,
+  options: KeyedOptions,
+  writer: WriterOptions,
+): Promise<number> {
+  const filter = readFilterFile(path);
+  operation.check?.(filter, label);
+  const out = new Output(1, { held: operation.writes });
   const progress = new Progress(options.quiet);
+  const watch = operation.name === 'add' ? new CapacityWatch(filter, label) : undefined;
   const view = new KeyView();
   let keys = 0;
   let no = 0;
@@ -44,23 +66,40 @@ export function runKeyed(file: string, operation: KeyedOperation, options: Keyed
     if (++keys % 65536 === 0) progress.tick(keys, filter);
     return yes;
   };
-  visitKeys(options, {
-    text(key) {
-      const yes = answer(key);
-      if (options.verbose) out.text(`${key}\t${yes ? operation.yes : operation.no}\n`);
+  await visitKeys(
+    options,
+    {
+      argument(key, text) {
+        const yes = answer(key);
+        watch?.check();
+        if (options.verbose) {
+          if (typeof key === 'string') out.text(text);
+          else out.bytes(Buffer.from(key.buffer, key.byteOffset, key.length), 0, key.length);
+          out.text(`\t${yes ? operation.yes : operation.no}\n`);
+        }
+      },
+      bytes(chunk, start, end) {
+        const yes = answer(view.of(chunk, start, end));
+        watch?.check();
+        if (options.verbose) {
+          out.bytes(chunk, start, end);
+          out.text(`\t${yes ? operation.yes : operation.no}\n`);
+        }
+      },
     },
-    bytes(chunk, start, end) {
-      const yes = answer(view.of(chunk, start, end));
-      if (options.verbose) {
-        out.bytes(chunk, start, end);
-        out.text(`\t${yes ? operation.yes : operation.no}\n`);
-      }
-    },
-  });
+    writer.interrupts,
+  );
   progress.done();
-  if (operation.writes) writeFilterFile(file, filter);
-  out.flush();
-  return no === 0 ? EXIT.ok : EXIT.absent;
+  if (operation.writes) {
+    try {
+      writeFilterFile(path, filter, label);
+    } catch (error) {
+      out.discard();
+      throw error;
+    }
+  }
+  out.release();
+  return writer.interrupts.exitStatus ?? (no === 0 ? EXIT.ok : EXIT.absent);
 }
 
 /** `add`: test-and-add; "yes" when the key was (maybe) present already, as `has` would have answered. */

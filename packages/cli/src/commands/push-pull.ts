@@ -1,6 +1,7 @@
 import { CliError, EXIT } from '../errors.js';
-import { readFilterBytes, writeFilterFile } from '../files.js';
+import { inFile, readFilterBytes, writeFilterFile } from '../files.js';
 import { decodeFilter } from '../filters.js';
+import { type WriterOptions, withLockedFile } from '../locked-file.js';
 import { type RedisTarget, withRedis } from '../redis-target.js';
 
 /** `push FILE redis://host:port/NAME`: a filter file into Redis (refused when NAME exists unless --replace). */
@@ -10,7 +11,11 @@ export async function runPush(
   options: { replace: boolean; shards: number | undefined; ttl: number | undefined },
 ): Promise<number> {
   const bytes = readFilterBytes(file);
-  decodeFilter(bytes); // Checks the file (and its checksum) before anything is sent.
+  try {
+    decodeFilter(bytes); // Checks the file (and its checksum) before anything is sent.
+  } catch (error) {
+    throw inFile(file, error);
+  }
   return withRedis(target, async (client, Filter) => {
     if (options.replace) {
       const existing = await Filter.open(client, target.name).catch(() => undefined);
@@ -33,11 +38,14 @@ export async function runPush(
   });
 }
 
-/** `pull redis://host:port/NAME FILE`: a filter from Redis into a file, written atomically. */
-export async function runPull(target: RedisTarget, file: string): Promise<number> {
+/** `pull redis://host:port/NAME FILE`: a filter from Redis into a file, written atomically under its lock. */
+export async function runPull(target: RedisTarget, file: string, writer: WriterOptions): Promise<number> {
   return withRedis(target, async (client, Filter) => {
     const filter = await Filter.open(client, target.name);
-    writeFilterFile(file, await filter.toLocal());
-    return EXIT.ok;
+    const local = await filter.toLocal();
+    return withLockedFile(file, writer, (path) => {
+      writeFilterFile(path, local, file);
+      return EXIT.ok;
+    });
   });
 }

@@ -30,6 +30,30 @@ export function bloomkit(args: readonly string[], options: { cwd: string; input?
   };
 }
 
+/** {@link bloomkit} without blocking: for several processes at once. */
+export function bloomkitAsync(
+  args: readonly string[],
+  options: { cwd: string; input?: string | Buffer },
+): Promise<Run> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(options.input ?? '');
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status) => {
+      const bytes = Buffer.concat(out);
+      resolve({ status, stdout: bytes.toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), bytes });
+    });
+  });
+}
+
 /** The same, asynchronously, for tests that interfere with a running process. */
 export function startBloomkit(args: readonly string[], cwd: string) {
   return spawn(process.execPath, [BIN, ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });

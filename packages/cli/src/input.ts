@@ -1,0 +1,110 @@
+import { closeSync, fstatSync, openSync, read } from 'node:fs';
+import { Socket } from 'node:net';
+import type { Readable } from 'node:stream';
+import { isatty, ReadStream } from 'node:tty';
+
+/**
+ * An input to read blocks of bytes from: a regular file, or a pipe, FIFO, socket or terminal.
+ *
+ * A regular file is read with `fs.read` in libuv's thread pool: such a read always returns. A pipe or a terminal
+ * is read through a libuv stream (epoll/kqueue), never by a thread blocked in read(2): a thread pool read waiting
+ * for input that never comes could not be cancelled, and libuv joins its threads at exit, so a run stopped by a
+ * signal while waiting for input would never exit. A stream also copes with a descriptor another process made
+ * non-blocking (a pipe shared with a Node parent).
+ */
+export interface Input {
+  /** Reads at most `length` bytes into `buffer` at `offset`; 0 at end of input. */
+  read(buffer: Buffer, offset: number, length: number): Promise<number>;
+  /** Stops reading and releases the descriptor (an opened file is closed; stdin is left open). */
+  close(): void;
+}
+
+/** The input `file` (`-` is stdin). */
+export function openInput(file: string): Input {
+  if (file === '-') return inputOf(0, false);
+  return inputOf(openSync(file, 'r'), true);
+}
+
+function inputOf(fd: number, owned: boolean): Input {
+  const stat = fstatSync(fd);
+  if (stat.isFIFO() || stat.isSocket()) {
+    return new StreamInput(new Socket({ fd, readable: true, writable: false, allowHalfOpen: true }));
+  }
+  if (stat.isCharacterDevice() && isatty(fd)) return new StreamInput(new ReadStream(fd));
+  return new FileInput(fd, owned);
+}
+
+class FileInput implements Input {
+  constructor(
+    private readonly fd: number,
+    private readonly owned: boolean,
+  ) {}
+
+  read(buffer: Buffer, offset: number, length: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const attempt = () =>
+        read(this.fd, buffer, offset, length, null, (error, n) => {
+          if (error === null) resolve(n);
+          else if (error.code === 'EAGAIN') setTimeout(attempt, 1);
+          else reject(error);
+        });
+      attempt();
+    });
+  }
+
+  close(): void {
+    if (this.owned) closeSync(this.fd);
+  }
+}
+
+/** A stream in paused mode, read chunk by chunk; a chunk larger than the space asked for is kept for later. */
+class StreamInput implements Input {
+  private rest: Buffer | null = null;
+  private ended = false;
+  private failure: Error | undefined;
+  private waiter: (() => void) | undefined;
+
+  constructor(private readonly stream: Readable) {
+    stream.pause();
+    stream.on('readable', () => this.wake());
+    stream.on('end', () => {
+      this.ended = true;
+      this.wake();
+    });
+    stream.on('error', (error) => {
+      this.failure = error;
+      this.wake();
+    });
+  }
+
+  /** Copies every chunk already buffered, up to `length` bytes; waits only when none is. */
+  async read(buffer: Buffer, offset: number, length: number): Promise<number> {
+    for (;;) {
+      let n = 0;
+      while (n < length) {
+        const chunk = this.rest ?? (this.stream.read() as Buffer | null);
+        if (chunk === null) break;
+        const take = Math.min(length - n, chunk.length);
+        chunk.copy(buffer, offset + n, 0, take);
+        this.rest = take < chunk.length ? chunk.subarray(take) : null;
+        n += take;
+      }
+      if (n > 0) return n;
+      if (this.failure !== undefined) throw this.failure;
+      if (this.ended) return 0;
+      await new Promise<void>((resolve) => {
+        this.waiter = resolve;
+      });
+    }
+  }
+
+  close(): void {
+    this.stream.destroy();
+  }
+
+  private wake(): void {
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    waiter?.();
+  }
+}

@@ -1,0 +1,101 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ScalableBloomFilter } from '@bloomkit/scalable';
+import { StandardBloomFilter } from '@bloomkit/standard';
+import { describe, expect, it } from 'vitest';
+import { bloomkit, scratchDirectory, startBloomkit } from './support/run.js';
+
+const dir = scratchDirectory();
+const at = (name: string) => join(dir, name);
+
+function keys(prefix: string, n: number): string {
+  let out = '';
+  for (let i = 0; i < n; i++) out += `https://${prefix}.example/${i}/${(i * 2654435761) % 1_000_003}\n`;
+  return out;
+}
+
+/** Collects a child's stdout and stderr and resolves with them and its exit status. */
+function finished(child: ReturnType<typeof startBloomkit>) {
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdin.on('error', () => undefined); // The run may stop before it read all its input.
+  child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (status) =>
+      resolve({ status, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }),
+    ),
+  );
+}
+
+const SIGNALS = [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const;
+
+describe('stop signals', () => {
+  for (const [signal, status] of SIGNALS) {
+    it(`${signal} during add -v --from: exit ${status}, and every key printed "added" is in the committed file`, async () => {
+      const file = at(`add-${signal}.bf`);
+      expect(bloomkit(['create', file, '-n', '2000000', '-p', '1e-6'], { cwd: dir }).status).toBe(0);
+      // A FIFO as --from: the run blocks mid-input, after the keys written so far, until the signal.
+      const fifo = at(`keys-${signal}.fifo`);
+      execFileSync('mkfifo', [fifo]);
+      const child = startBloomkit(['add', '-v', '--from', fifo, file], dir);
+      const result = finished(child);
+      // Opened and written off the main thread: a run that failed to start cannot hang the test.
+      const writer = await open(fifo, 'w');
+      await writer.writeFile(keys(signal, 300_000));
+      // Let the run read what was sent, then stop it while it waits for more.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      child.kill(signal);
+      const { status: got, stdout, stderr } = await result;
+      await writer.close();
+      expect([got, stderr]).toEqual([status, '']);
+      const printed = stdout.split('\n').filter((line) => line !== '');
+      expect(printed.length).toBeGreaterThan(0);
+      const filter = StandardBloomFilter.deserialize(readFileSync(file));
+      const missing = printed.filter((line) => {
+        const [key, answer] = line.split('\t');
+        return answer !== 'added' || !filter.has(key!);
+      });
+      expect(missing).toEqual([]);
+      expect(filter.count).toBe(printed.length);
+    }, 60_000);
+
+    it(`${signal} during dedup --state: exit ${status}; state holds every printed line; a rerun completes a clean run's output`, async () => {
+      const state = at(`dedup-${signal}.bf`);
+      const lines = keys(`d${signal}`, 400_000).split('\n').slice(0, -1);
+      // 30% repeats, deterministic.
+      for (let i = 0; i < lines.length; i += 10) lines[i] = lines[(i * 7) % (i + 1)]!;
+      const input = `${lines.join('\n')}\n`;
+      const clean = bloomkit(['dedup', '--fpr', '1e-9'], { cwd: dir, input }).stdout;
+
+      const child = startBloomkit(['dedup', '--state', state, '--fpr', '1e-9'], dir);
+      const result = finished(child);
+      const half = input.indexOf('\n', input.length >> 1) + 1;
+      child.stdin.write(input.slice(0, half));
+      let seen = 0;
+      child.stdout.on('data', (chunk: Buffer) => {
+        seen += chunk.length;
+      });
+      // Wait for output to flow (the run has handled a good part of the half), then stop it mid-stream.
+      const deadline = Date.now() + 30_000;
+      while (seen < 1 << 20 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+      child.kill(signal);
+      const first = await result;
+      expect([first.status, first.stderr]).toEqual([status, '']);
+      expect(first.stdout.endsWith('\n')).toBe(true);
+      expect(clean.startsWith(first.stdout)).toBe(true);
+      const printed = first.stdout.split('\n').slice(0, -1);
+      const filter = ScalableBloomFilter.deserialize(readFileSync(state));
+      expect(printed.filter((line) => !filter.has(line))).toEqual([]);
+
+      const resumed = bloomkit(['dedup', '--state', state], { cwd: dir, input });
+      expect(resumed.status).toBe(0);
+      expect(first.stdout + resumed.stdout).toBe(clean);
+    }, 60_000);
+  }
+});
