@@ -6,6 +6,7 @@ import { BlockedBloomFilter } from '../src/index.js';
 describeDecoderFuzz({
   name: 'BlockedBloomFilter',
   deserialize: (bytes) => BlockedBloomFilter.deserialize(bytes),
+  fromJSON: (json) => BlockedBloomFilter.fromJSON(json),
   firstOperation: (filter: BlockedBloomFilter) => {
     filter.addAll(['first', 'operation', 'after decode']);
   },

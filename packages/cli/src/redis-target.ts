@@ -66,6 +66,10 @@ export async function withRedis<T>(
     if (failure !== undefined && !(error instanceof CliError)) {
       throw new CliError(`${url.protocol}//${url.host}: ${failure.message}`);
     }
+    // What the server refused (NOPERM, OOM, WRONGTYPE, …) is the server's one-line answer, not a bug of ours.
+    if (error instanceof Error && error.name === 'ReplyError') {
+      throw new CliError(`${url.protocol}//${url.host}: ${error.message}`);
+    }
     throw error;
   } finally {
     client.disconnect();

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, type RedisProcess, startRedis } from '@bloomkit/testkit/redis';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bloomkit, scratchDirectory, startBloomkit } from './support/run.js';
 
@@ -81,6 +82,16 @@ describe('bloomkit push, pull and dedup --redis', () => {
     expect(down.status).toBe(2);
     expect(down.stderr).toMatch(/^bloomkit: redis:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/);
     expect(down.stderr.trim().split('\n')).toHaveLength(1);
+    // A user the server refuses Lua: the server's NOPERM as one line, no stack trace.
+    const admin = new Redis({ port: server.port, lazyConnect: true });
+    await admin.call('ACL', 'SETUSER', 'nolua', 'on', '>secret', '~*', '&*', '+@all', '-@scripting');
+    admin.disconnect();
+    const refused = bloomkit(
+      ['dedup', '--redis', `redis://nolua:secret@127.0.0.1:${server.port}/acl-filter`],
+      { cwd: dir, input: 'a\n' },
+    );
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/^bloomkit: redis:\/\/127\.0\.0\.1:\d+: NOPERM [^\n]*\n$/);
     const missing = bloomkit(['pull', url('no-such-filter'), join(dir, 'x.bf')], { cwd: dir });
     expect([missing.status, missing.stderr]).toEqual([
       2,

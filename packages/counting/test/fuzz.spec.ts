@@ -6,6 +6,7 @@ import { CountingBloomFilter } from '../src/index.js';
 describeDecoderFuzz({
   name: 'CountingBloomFilter',
   deserialize: (bytes) => CountingBloomFilter.deserialize(bytes),
+  fromJSON: (json) => CountingBloomFilter.fromJSON(json),
   firstOperation: (filter: CountingBloomFilter) => {
     filter.addAll(['first', 'operation', 'after decode']);
   },

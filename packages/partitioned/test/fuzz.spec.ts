@@ -6,6 +6,7 @@ import { PartitionedBloomFilter } from '../src/index.js';
 describeDecoderFuzz({
   name: 'PartitionedBloomFilter',
   deserialize: (bytes) => PartitionedBloomFilter.deserialize(bytes),
+  fromJSON: (json) => PartitionedBloomFilter.fromJSON(json),
   firstOperation: (filter: PartitionedBloomFilter) => {
     filter.addAll(['first', 'operation', 'after decode']);
   },

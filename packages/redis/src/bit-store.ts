@@ -6,6 +6,8 @@ import { StandardBloomFilter } from '@bloomkit/standard';
 import { BitfieldBatch, SET_BIT } from './bitfield.js';
 import { allocateBytes, readBytes, writeBytes } from './bytes.js';
 import { runScript, script } from './client.js';
+import { filterGone, isGoneReply } from './errors.js';
+import { checkGuard, GUARD_BYTES, guardBytes, guardRead } from './guard.js';
 import type { LocalFilter } from './local.js';
 import { answers, PackedOffsets } from './packed.js';
 import { KeyPositions, redisBitOffset } from './positions.js';
@@ -21,9 +23,10 @@ import type { Counter, Store, StoreContext } from './store.js';
 
 /**
  * Bits in Redis strings: the standard and partitioned kinds in one string `bloomkit:{NAME}:data` (up to 2^32 bits,
- * Redis's 512 MB string limit), the blocked kind in shards `bloomkit:{NAME/i}:shard` of whole 512-bit blocks. Each
- * string holds exactly the bloomkit payload bytes (docs/FORMAT.md) of its range, so GETRANGE of the shards in order
- * is the file's payload.
+ * Redis's 512 MB string limit), the blocked kind in shards `bloomkit:{NAME/i}:shard` of whole 512-bit blocks (both
+ * suffixed with the generation, see keys.ts). Each string holds exactly the bloomkit payload bytes
+ * (docs/FORMAT.md) of its range, then the 4-byte guard (guard.ts), so GETRANGE of the shards' payloads in order is
+ * the file's payload.
  */
 export class BitStore implements Store {
   private readonly positions: KeyPositions;
@@ -66,10 +69,11 @@ export class BitStore implements Store {
 
   async allocate(): Promise<void> {
     const sizes = this.sizes();
+    const guard = guardBytes(this.context.generation);
     await settleAll(
       'RedisBloomFilter.create',
       sizes.map((_, i) => this.key(i)),
-      sizes.map((size, i) => allocateBytes(this.context.client, this.key(i), size)),
+      sizes.map((size, i) => allocateBytes(this.context.client, this.key(i), size, guard)),
     );
   }
 
@@ -83,25 +87,35 @@ export class BitStore implements Store {
 
   /**
    * Test-and-add: per shard, BITFIELD SET u1 of each key's k bits, returning the old bits (a key is new when one
-   * of them was 0). Each command is sent as soon as it holds {@link CHUNK_KEYS} keys, so encoding the next one
-   * overlaps with Redis executing this one; each key's bits are in one command, so each test-and-add is atomic.
+   * of them was 0), after a GET of the string's guard (a filter that is gone answers 0 there: see guard.ts). Each
+   * command is sent as soon as it holds {@link CHUNK_KEYS} keys, so encoding the next one overlaps with Redis
+   * executing this one; each key's bits are in one command, so each test-and-add is atomic.
    */
   private async addRun(where: string, input: readonly Key[]): Promise<boolean[]> {
     const list = keyList(where, input);
+    const { client, generation, name } = this.context;
     const k = this.context.params.hashes;
+    const sizes = this.sizes();
     const out = new Array<boolean>(list.length);
     const sent = this.chunked(
       list,
-      (shard) => new BitfieldBatch(this.key(shard), false),
+      (shard) => new BitfieldBatch(this.key(shard), false, guardRead(sizes[shard]!)),
       (batch, offset) => batch.push(SET_BIT, offset),
-      (batch) => batch.send(this.context.client),
+      (batch, shard) =>
+        batch
+          .send(client)
+          .then((reply) =>
+            checkGuard(where, name, client, this.key(shard), sizes[shard]!, generation, reply[0]!).then(
+              () => reply,
+            ),
+          ),
     );
     let added = 0;
     const answer = (g: number, reply: number[]) => {
       const { indexes } = sent[g]!;
       for (let j = 0; j < indexes.length; j++) {
         let zero = false;
-        for (let h = 0; h < k; h++) if (reply[j * k + h] === 0) zero = true;
+        for (let h = 1; h <= k; h++) if (reply[j * k + h] === 0) zero = true;
         out[indexes[j]!] = zero;
         if (zero) added++;
       }
@@ -120,16 +134,26 @@ export class BitStore implements Store {
     return out;
   }
 
-  /** Membership: per shard, a script of GETBITs that stops at a key's first 0; chunked like {@link addRun}. */
+  /**
+   * Membership: per shard, a script that checks the guard, then GETBITs that stop at a key's first 0; chunked like
+   * {@link addRun}.
+   */
   private async hasRun(where: string, input: readonly Key[]): Promise<boolean[]> {
     const list = keyList(where, input);
+    const { client, generation, name } = this.context;
     const k = this.context.params.hashes;
+    const sizes = this.sizes();
     const out = new Array<boolean>(list.length);
     const sent = this.chunked(
       list,
       () => new PackedOffsets(),
       (packed, offset) => packed.push(offset),
-      (packed, shard) => runScript(this.context.client, HAS, [this.key(shard)], [k, packed.buffer()]),
+      (packed, shard) =>
+        runScript(client, HAS, [this.key(shard)], [generation, sizes[shard]! * 8, k, packed.buffer()]).catch(
+          (error: unknown) => {
+            throw isGoneReply(error) ? filterGone(where, name, error) : error;
+          },
+        ),
     );
     const replies = await settleAll(
       where,
@@ -179,10 +203,19 @@ export class BitStore implements Store {
     return sent;
   }
 
+  /** The payload, read a few MB at a time; every string's guard is checked after its payload was read. */
   async toLocal(count: number): Promise<LocalFilter> {
-    const { client, params } = this.context;
+    const { client, params, generation, name } = this.context;
     const sizes = this.sizes();
-    const parts = await Promise.all(sizes.map((size, i) => readBytes(client, this.key(i), size)));
+    const expected = guardBytes(generation);
+    const parts = await Promise.all(
+      sizes.map(async (size, i) => {
+        const bytes = await readBytes(client, this.key(i), size);
+        const guard = await client.getrangeBuffer(this.key(i), size, size + GUARD_BYTES - 1);
+        if (!expected.equals(guard)) throw filterGone('RedisBloomFilter.export', name);
+        return bytes;
+      }),
+    );
     const storage = new BitArray(params.bits, { bytes: parts.length === 1 ? parts[0]! : parts, copy: false });
     const shape = {
       bits: params.bits,
@@ -200,8 +233,9 @@ export class BitStore implements Store {
     const pages = (filter.serializeParts() as Uint8Array[]).slice(1, -1);
     const payload = new PagesReader(pages);
     const sizes = this.sizes();
+    const guard = guardBytes(this.context.generation);
     for (const [i, size] of sizes.entries())
-      await writeBytes(this.context.client, this.key(i), payload.take(size));
+      await writeBytes(this.context.client, this.key(i), payload.take(size), guard);
   }
 }
 

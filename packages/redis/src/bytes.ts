@@ -18,17 +18,35 @@ export async function readBytes(client: RedisClient, key: string, length: number
   return out;
 }
 
-/** Replaces a string with `bytes`, a chunk at a time (SETRANGE), after deleting what was there. */
-export async function writeBytes(client: RedisClient, key: string, bytes: Uint8Array): Promise<void> {
+/**
+ * Replaces a string with `bytes`, a chunk at a time (SETRANGE), after deleting what was there; then `trailer`
+ * (the guard, see guard.ts) after them.
+ */
+export async function writeBytes(
+  client: RedisClient,
+  key: string,
+  bytes: Uint8Array,
+  trailer?: Uint8Array,
+): Promise<void> {
   await client.del(key);
   for (let at = 0; at < bytes.length; at += CHUNK_BYTES) {
     const chunk = bytes.subarray(at, Math.min(bytes.length, at + CHUNK_BYTES));
     await client.setrange(key, at, Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
   }
+  if (trailer !== undefined) await client.setrange(key, bytes.length, Buffer.from(trailer));
 }
 
-/** A zeroed string of `length` bytes: allocated now, so a full server fails at create, not at the first add. */
-export async function allocateBytes(client: RedisClient, key: string, length: number): Promise<void> {
+/**
+ * A zeroed string of `length` bytes, then `trailer` (the guard) after them, or one zero byte more without: allocated
+ * now, so a full server fails at create, not at the first add.
+ */
+export async function allocateBytes(
+  client: RedisClient,
+  key: string,
+  length: number,
+  trailer?: Uint8Array,
+): Promise<void> {
   await client.del(key);
-  await client.setrange(key, length - 1, Buffer.alloc(1));
+  if (trailer === undefined) await client.setrange(key, length - 1, Buffer.alloc(1));
+  else await client.setrange(key, length, Buffer.from(trailer));
 }

@@ -4,6 +4,8 @@ import { CountingBloomFilter } from '@bloomkit/counting';
 import { BitfieldBatch, BitfieldOp } from './bitfield.js';
 import { allocateBytes, readBytes, writeBytes } from './bytes.js';
 import { runScript, script } from './client.js';
+import { filterGone, isGoneReply } from './errors.js';
+import { checkGuard, GUARD_BYTES, guardBytes, guardRead } from './guard.js';
 import type { LocalFilter } from './local.js';
 import { answers, PackedOffsets } from './packed.js';
 import { KeyPositions, redisCounterOffset } from './positions.js';
@@ -43,26 +45,36 @@ export class CounterStore implements Store {
   }
 
   async allocate(): Promise<void> {
-    await allocateBytes(this.context.client, this.context.keys.data, this.bytes());
+    const { client, keys, generation } = this.context;
+    await allocateBytes(client, keys.data, this.bytes(), guardBytes(generation));
   }
 
-  /** Saturating increments of every counter of the batch in one BITFIELD; a key is new when one went 0 → 1. */
+  /**
+   * Saturating increments of every counter of the batch in one BITFIELD, after a GET of the guard (guard.ts); a
+   * key is new when one of its counters went 0 → 1.
+   */
   async addMany(input: readonly Key[]): Promise<boolean[]> {
-    const list = keyList('RedisBloomFilter.addMany', input);
-    const batch = new BitfieldBatch(this.context.keys.data, false, ['OVERFLOW', 'SAT']);
+    const where = 'RedisBloomFilter.addMany';
+    const list = keyList(where, input);
+    const { client, keys, generation, name } = this.context;
+    const batch = new BitfieldBatch(keys.data, false, [...guardRead(this.bytes()), 'OVERFLOW', 'SAT']);
     this.encode(list, (offset) => batch.push(this.increment, offset));
-    const now = await batch.send(this.context.client);
+    const now = await batch.send(client);
+    await checkGuard(where, name, client, keys.data, this.bytes(), generation, now[0]!);
     const out = this.perKey(list.length, now, (value) => value === 1);
     this.counter.add(out.filter(Boolean).length);
     return out;
   }
 
-  /** Every counter of the batch in one BITFIELD_RO; a key is present when all k are non-zero. */
+  /** The guard and every counter of the batch in one BITFIELD_RO; a key is present when all k are non-zero. */
   async hasMany(input: readonly Key[]): Promise<boolean[]> {
-    const list = keyList('RedisBloomFilter.hasMany', input);
-    const batch = new BitfieldBatch(this.context.keys.data, true);
+    const where = 'RedisBloomFilter.hasMany';
+    const list = keyList(where, input);
+    const { client, keys, generation, name } = this.context;
+    const batch = new BitfieldBatch(keys.data, true, guardRead(this.bytes()));
     this.encode(list, (offset) => batch.push(this.read, offset));
-    const values = await batch.send(this.context.client);
+    const values = await batch.send(client);
+    if (values[0] !== generation) throw filterGone(where, name);
     return this.perKey(list.length, values, (value) => value === 0).map((zero) => !zero);
   }
 
@@ -77,8 +89,17 @@ export class CounterStore implements Store {
       client,
       DELETE,
       [keys.data, keys.meta],
-      [params.hashes, this.type, 2 ** params.counterBits - 1, packed.buffer()],
-    );
+      [
+        this.context.generation,
+        this.bytes() * 8,
+        params.hashes,
+        this.type,
+        2 ** params.counterBits - 1,
+        packed.buffer(),
+      ],
+    ).catch((error: unknown) => {
+      throw isGoneReply(error) ? filterGone(where, this.context.name, error) : error;
+    });
     return answers(reply, list.length, where);
   }
 
@@ -91,21 +112,23 @@ export class CounterStore implements Store {
     }
   }
 
-  /** For each key, whether `test` holds for one of its k values. */
+  /** For each key, whether `test` holds for one of its k values (after the guard's, at index 0). */
   private perKey(n: number, values: readonly number[], test: (value: number) => boolean): boolean[] {
     const k = this.context.params.hashes;
     const out = new Array<boolean>(n);
     for (let j = 0; j < n; j++) {
       let any = false;
-      for (let h = 0; h < k; h++) if (test(values[j * k + h]!)) any = true;
+      for (let h = 1; h <= k; h++) if (test(values[j * k + h]!)) any = true;
       out[j] = any;
     }
     return out;
   }
 
   async toLocal(count: number): Promise<LocalFilter> {
-    const { client, keys, params } = this.context;
+    const { client, keys, params, generation, name } = this.context;
     const bytes = await readBytes(client, keys.data, this.bytes());
+    const guard = await client.getrangeBuffer(keys.data, this.bytes(), this.bytes() + GUARD_BYTES - 1);
+    if (!guardBytes(generation).equals(guard)) throw filterGone('RedisBloomFilter.export', name);
     const storage = new CounterArray(params.bits, params.counterBits as CounterBits, { bytes, copy: false });
     return new CountingBloomFilter(
       {
@@ -122,6 +145,6 @@ export class CounterStore implements Store {
   async write(filter: LocalFilter): Promise<void> {
     const parts = filter.serializeParts().slice(1, -1);
     const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
-    await writeBytes(this.context.client, this.context.keys.data, bytes);
+    await writeBytes(this.context.client, this.context.keys.data, bytes, guardBytes(this.context.generation));
   }
 }

@@ -12,3 +12,31 @@ export class RedisFilterError extends BloomError {
     if (options?.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
   }
 }
+
+/**
+ * The filter a handle was opened on is gone: its TTL expired, or a client dropped it (and maybe created another
+ * filter under the same name since). Every operation of the handle fails with it from then on; no add was
+ * applied or reported as added. Open or create the name again for a new handle.
+ */
+export class FilterNotFoundError extends RedisFilterError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'FilterNotFoundError';
+  }
+}
+
+/** The marker a script's error reply starts with when the filter it was called for is gone. */
+export const GONE_REPLY = 'BLOOMKIT_GONE';
+
+/** The error for a handle whose filter is gone. */
+export function filterGone(where: string, name: string, cause?: unknown): FilterNotFoundError {
+  return new FilterNotFoundError(
+    `${where}: the filter ${JSON.stringify(name)} no longer exists (it expired or was dropped); open or create it again`,
+    cause === undefined ? undefined : { cause },
+  );
+}
+
+/** True when `error` is a script's reply saying the filter is gone. */
+export function isGoneReply(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith(GONE_REPLY);
+}

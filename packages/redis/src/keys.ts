@@ -5,6 +5,10 @@ import { InvalidArgumentError } from '@bloomkit/core';
  * hash tag `{NAME}` (one cluster slot): the parameters, the bits of a standard, partitioned or counting filter, the
  * sub-filters of a scalable one. A blocked filter's shards carry their own tags, `{NAME/i}`, so they spread over
  * the cluster's slots and nodes; a key touches one block, so one shard, so every operation stays atomic.
+ *
+ * The storage keys end with the filter's generation G (8 hex digits), a random number drawn when the filter is
+ * created and kept in its meta hash: a filter dropped (or expired) and created again under the same name gets
+ * other storage keys, so a handle still open on the old one can never write into the new one.
  */
 export interface FilterKeys {
   readonly meta: string;
@@ -16,12 +20,18 @@ export interface FilterKeys {
 /** The longest name accepted (a Redis key may be longer; a name is a label, not data). */
 export const MAX_NAME_LENGTH = 512;
 
-export function filterKeys(name: string): FilterKeys {
+/** The meta hash of the filter `name`: where its parameters and generation are found. */
+export function metaKey(name: string): string {
+  return `bloomkit:{${name}}:meta`;
+}
+
+export function filterKeys(name: string, generation: number): FilterKeys {
+  const g = generation.toString(16).padStart(8, '0');
   return {
-    meta: `bloomkit:{${name}}:meta`,
-    data: `bloomkit:{${name}}:data`,
-    sub: (i) => `bloomkit:{${name}}:sub:${i}`,
-    shard: (i) => `bloomkit:{${name}/${i}}:shard`,
+    meta: metaKey(name),
+    data: `bloomkit:{${name}}:data:${g}`,
+    sub: (i) => `bloomkit:{${name}}:sub:${i}:${g}`,
+    shard: (i) => `bloomkit:{${name}/${i}}:shard:${g}`,
   };
 }
 

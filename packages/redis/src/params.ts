@@ -1,4 +1,16 @@
-import { FormatError } from '@bloomkit/core';
+import {
+  BLOCK_BITS,
+  FormatError,
+  MAX_BLOCKED_BITS,
+  MAX_HASHES,
+  partitionedLayout,
+  standardLayout,
+} from '@bloomkit/core';
+import { GROWTH_FACTORS, MAX_SUB_FILTERS, subFilterShape } from '@bloomkit/scalable';
+import { metaKey } from './keys.js';
+
+/** Redis's largest string: 512 MB, 2^32 bits. */
+export const MAX_STRING_BITS: number = 2 ** 32;
 
 /** The kinds a filter in Redis can be. */
 export const REDIS_KINDS = ['standard', 'partitioned', 'counting', 'blocked', 'scalable'] as const;
@@ -62,40 +74,161 @@ export function encodeParams(params: RedisFilterParams): string[] {
 /** Marks a meta hash as bloomkit's, format version 1. */
 const FORMAT_TAG = 'bloomkit/1';
 
-/** Reads the meta hash back (HGETALL's reply); anything else than what {@link encodeParams} wrote is refused. */
+/** The largest value a u32 field (seed, generation) may hold. */
+const MAX_U32 = 2 ** 32 - 1;
+
+/**
+ * Reads the meta hash back (HGETALL's reply) and checks it as a file header is checked: it is untrusted input
+ * (any client can write the hash), and what it says is about to be allocated and looped over. Every field must be
+ * what {@link encodeParams} writes for a filter this package can create: each within the format's limits (k in
+ * [1, MAX_HASHES], a Redis string at most 2^32 bits, at most MAX_SUB_FILTERS sub-filters…) and consistent with the
+ * others (m a whole number of the layout's units, the shard count the one m needs, a scalable filter's first
+ * sub-filter the one its schedule gives). Anything else is a FormatError naming the field, before any use.
+ */
 export function decodeParams(where: string, name: string, fields: Record<string, string>): RedisFilterParams {
   if (fields.format !== FORMAT_TAG) {
     throw new FormatError(
-      `${where}: the Redis key bloomkit:{${name}}:meta is not a bloomkit filter (format field ${JSON.stringify(fields.format)})`,
+      `${where}: the Redis key ${metaKey(name)} is not a bloomkit filter (format field ${JSON.stringify(fields.format)})`,
     );
   }
   const kind = fields.kind as RedisFilterKind;
   if (!REDIS_KINDS.includes(kind))
     throw new FormatError(`${where}: unknown kind ${JSON.stringify(fields.kind)}`);
-  const int = (field: string) => {
-    const value = Number(fields[field]);
-    if (!Number.isSafeInteger(value) || value < 0) {
-      throw new FormatError(
-        `${where}: meta field ${field} must be a non-negative integer, got ${JSON.stringify(fields[field])}`,
-      );
+  const bad = (field: string, range: string) =>
+    new FormatError(
+      `${where}: meta field ${field} of ${metaKey(name)} must be ${range}, got ${JSON.stringify(fields[field])}`,
+    );
+  const int = (field: string, min: number, max: number) => {
+    const text = fields[field];
+    const value = Number(text);
+    if (
+      text === undefined ||
+      !/^\d+$/.test(text) ||
+      !Number.isSafeInteger(value) ||
+      value < min ||
+      value > max
+    ) {
+      throw bad(field, `an integer in [${min}, ${max}]`);
     }
     return value;
   };
-  const optional = (field: string) =>
-    fields[field] === '' || fields[field] === undefined ? null : Number(fields[field]);
-  return {
-    kind,
-    seed: int('seed'),
-    bits: int('bits'),
-    hashes: int('hashes'),
-    counterBits: int('counterBits'),
-    capacity: optional('capacity'),
-    fpr: optional('fpr'),
-    shards: int('shards'),
-    shardBlocks: int('shardBlocks'),
-    growth: int('growth'),
-    tightening: Number(fields.tightening),
+  const rate = (field: string) => {
+    const value = Number(fields[field]);
+    if (!(value > 0 && value < 1)) throw bad(field, 'a number in (0, 1)');
+    return value;
   };
+  const seed = int('seed', 0, MAX_U32);
+  const hashes = int('hashes', 1, MAX_HASHES);
+  const sized = fields.capacity !== '' || fields.fpr !== '';
+  const capacity = sized || kind === 'scalable' ? int('capacity', 1, Number.MAX_SAFE_INTEGER) : null;
+  const fpr = sized || kind === 'scalable' ? rate('fpr') : null;
+  const base = { kind, seed, hashes, capacity, fpr };
+  const zero = (field: string) => int(field, 0, 0);
+  if (kind === 'scalable') {
+    const growth = int('growth', 2, 4);
+    if (!(GROWTH_FACTORS as readonly number[]).includes(growth)) throw bad('growth', 'one of 2, 4');
+    const tightening = rate('tightening');
+    let first: { bits: number; hashes: number };
+    try {
+      first = subFilterShape(
+        { initialCapacity: capacity!, fpr: fpr!, growth: growth as 2 | 4, tightening },
+        0,
+      );
+    } catch (error) {
+      throw new FormatError(
+        `${where}: meta of ${metaKey(name)} holds an impossible schedule: ${(error as Error).message}`,
+      );
+    }
+    const bits = int('bits', first.bits, first.bits);
+    if (hashes !== first.hashes) throw bad('hashes', `${first.hashes}, what the schedule gives sub-filter 0`);
+    if (first.bits > MAX_STRING_BITS)
+      throw bad('capacity', 'small enough for sub-filter 0 to fit one Redis string');
+    return {
+      ...base,
+      bits,
+      counterBits: zero('counterBits'),
+      shards: int('shards', 1, 1),
+      shardBlocks: zero('shardBlocks'),
+      growth,
+      tightening,
+    };
+  }
+  const fixed = { growth: zero('growth'), tightening: int('tightening', 0, 0) };
+  if (kind === 'counting') {
+    const counterBits = int('counterBits', 4, 8);
+    if (counterBits !== 4 && counterBits !== 8) throw bad('counterBits', 'one of 4, 8');
+    const bits = int('bits', 1, MAX_STRING_BITS / counterBits);
+    return {
+      ...base,
+      bits,
+      counterBits,
+      shards: int('shards', 1, 1),
+      shardBlocks: zero('shardBlocks'),
+      ...fixed,
+    };
+  }
+  if (kind === 'blocked') {
+    const bits = int('bits', BLOCK_BITS, MAX_BLOCKED_BITS);
+    if (bits % BLOCK_BITS !== 0) throw bad('bits', `a multiple of ${BLOCK_BITS}`);
+    const blocks = bits / BLOCK_BITS;
+    const shardBlocks = int('shardBlocks', 1, Math.min(blocks, MAX_STRING_BITS / BLOCK_BITS));
+    const shards = int('shards', 1, MAX_SHARDS);
+    if (shards !== Math.ceil(blocks / shardBlocks)) {
+      throw bad(
+        'shards',
+        `${Math.ceil(blocks / shardBlocks)}, the shards that ${blocks} blocks of ${shardBlocks} per shard need`,
+      );
+    }
+    return { ...base, bits, counterBits: zero('counterBits'), shards, shardBlocks, ...fixed };
+  }
+  const bits = int('bits', 1, MAX_STRING_BITS);
+  const unit = (kind === 'partitioned' ? partitionedLayout : standardLayout).bitsUnit(hashes);
+  if (bits % unit !== 0) throw bad('bits', `a multiple of ${unit} (the layout's unit with k = ${hashes})`);
+  return {
+    ...base,
+    bits,
+    counterBits: zero('counterBits'),
+    shards: int('shards', 1, 1),
+    shardBlocks: zero('shardBlocks'),
+    ...fixed,
+  };
+}
+
+/** The most shards a blocked filter is cut into (create's limit on `shards`). */
+export const MAX_SHARDS: number = 2 ** 20;
+
+/** Reads the generation of a filter from its meta hash (see keys.ts): an integer in [1, 2^32 − 1]. */
+export function decodeGeneration(where: string, name: string, fields: Record<string, string>): number {
+  const text = fields.generation;
+  const value = Number(text);
+  if (text === undefined || !/^\d+$/.test(text) || value < 1 || value > MAX_U32) {
+    throw new FormatError(
+      `${where}: meta field generation of ${metaKey(name)} must be an integer in [1, ${MAX_U32}], got ${JSON.stringify(text)}`,
+    );
+  }
+  return value;
+}
+
+/** A new filter's generation: random in [1, 2^32 − 1]. */
+export function newGeneration(): number {
+  const random = new Uint32Array(1);
+  do crypto.getRandomValues(random);
+  while (random[0] === 0);
+  return random[0]!;
+}
+
+/**
+ * The number of sub-filters of a scalable filter (the meta hash's `filters`, or a script's reply), checked before
+ * it is looped over: an integer in [1, MAX_SUB_FILTERS].
+ */
+export function checkSubFilterCount(where: string, name: string, value: unknown): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_SUB_FILTERS) {
+    throw new FormatError(
+      `${where}: meta field filters of ${metaKey(name)} must be an integer in [1, ${MAX_SUB_FILTERS}], got ${JSON.stringify(value)}`,
+    );
+  }
+  return n;
 }
 
 /** The fields two creators must agree on; the first one that differs, or undefined. */
@@ -115,4 +248,21 @@ export function firstDifference(a: RedisFilterParams, b: RedisFilterParams): str
     if (a[field] !== b[field]) return `${field} ${String(a[field])} vs ${String(b[field])}`;
   }
   return undefined;
+}
+
+/** A count read back from the meta hash (`count`, `count:i`): absent is 0, else a non-negative safe integer. */
+export function checkCount(
+  where: string,
+  name: string,
+  field: string,
+  value: string | null | undefined,
+): number {
+  if (value === null || value === undefined) return 0;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) {
+    throw new FormatError(
+      `${where}: meta field ${field} of ${metaKey(name)} must be a non-negative integer, got ${JSON.stringify(value)}`,
+    );
+  }
+  return n;
 }

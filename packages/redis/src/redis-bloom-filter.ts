@@ -33,25 +33,29 @@ import { StandardBloomFilter } from '@bloomkit/standard';
 import { BitStore } from './bit-store.js';
 import { type RedisClient, runScript, script } from './client.js';
 import { CounterStore } from './counter-store.js';
-import { RedisFilterError } from './errors.js';
-import { checkName, filterKeys } from './keys.js';
+import { FilterNotFoundError, filterGone, RedisFilterError } from './errors.js';
+import { checkName, filterKeys, metaKey } from './keys.js';
 import type { LocalFilter } from './local.js';
 import {
+  checkCount,
+  decodeGeneration,
   decodeParams,
   encodeParams,
   firstDifference,
+  MAX_SHARDS,
+  MAX_STRING_BITS,
+  newGeneration,
   REDIS_KINDS,
   type RedisFilterKind,
   type RedisFilterParams,
 } from './params.js';
 import { ScalableStore } from './scalable-store.js';
-import { CREATE } from './scripts.js';
+import { CREATE, DROP_META } from './scripts.js';
 import { Counter, type Store } from './store.js';
 
 const CREATE_SCRIPT = script(CREATE);
+const DROP_META_SCRIPT = script(DROP_META);
 
-/** Redis's largest string: 512 MB, 2^32 bits. */
-export const MAX_STRING_BITS: number = 2 ** 32;
 /** Default shard size of a blocked filter: 4 MiB of blocks per Redis key. */
 export const DEFAULT_SHARD_BYTES: number = 4 * 1024 * 1024;
 
@@ -128,6 +132,8 @@ export class RedisBloomFilter {
     private readonly client: RedisClient,
     name: string,
     readonly params: RedisFilterParams,
+    /** This filter's generation (see keys.ts): its storage keys, and how a handle knows its filter still exists. */
+    private readonly generation: number,
   ) {
     this.name = name;
     this.kind = params.kind;
@@ -136,9 +142,9 @@ export class RedisBloomFilter {
     this.hashes = params.hashes;
     this.capacity = params.capacity;
     this.fpr = params.fpr;
-    this.keys = filterKeys(name);
-    const context = { client, name, keys: this.keys, params };
-    this.counter = new Counter(client, this.keys.meta);
+    this.keys = filterKeys(name, generation);
+    const context = { client, name, keys: this.keys, params, generation };
+    this.counter = new Counter(client, this.keys.meta, generation);
     this.store =
       params.kind === 'counting'
         ? new CounterStore(context, this.counter)
@@ -161,8 +167,9 @@ export class RedisBloomFilter {
     checkName(where, name);
     const params = planParams(where, readOptions(where, options, 'options'));
     const ttl = readTtl(where, options.ttl);
-    const keys = filterKeys(name);
-    const existing = await claim(client, keys.meta, params);
+    const generation = newGeneration();
+    const keys = filterKeys(name, generation);
+    const existing = await claim(client, keys.meta, params, generation);
     if (existing !== undefined) {
       const stored = decodeParams(where, name, existing);
       const difference = firstDifference(stored, {
@@ -176,7 +183,7 @@ export class RedisBloomFilter {
       }
       return RedisBloomFilter.open(client, name);
     }
-    const filter = new RedisBloomFilter(client, name, params);
+    const filter = new RedisBloomFilter(client, name, params, generation);
     try {
       await filter.store.allocate();
       await client.hset(keys.meta, 'state', 'ready');
@@ -197,16 +204,15 @@ export class RedisBloomFilter {
   static async open(client: RedisClient, name: string): Promise<RedisBloomFilter> {
     const where = 'RedisBloomFilter.open';
     checkName(where, name);
-    const keys = filterKeys(name);
+    const meta = metaKey(name);
     for (let waited = 0; ; waited += 50) {
-      const fields = (await client.hgetall(keys.meta)) as Record<string, string>;
+      const fields = (await client.hgetall(meta)) as Record<string, string>;
       if (Object.keys(fields).length === 0) {
-        throw new InvalidArgumentError(
-          `${where}: no filter named ${JSON.stringify(name)} (no key ${keys.meta})`,
-        );
+        throw new FilterNotFoundError(`${where}: no filter named ${JSON.stringify(name)} (no key ${meta})`);
       }
       const params = decodeParams(where, name, fields);
-      if (fields.state === 'ready') return new RedisBloomFilter(client, name, params);
+      const generation = decodeGeneration(where, name, fields);
+      if (fields.state === 'ready') return new RedisBloomFilter(client, name, params, generation);
       if (waited >= 10_000) throw new RedisFilterError(`${where}: ${name} is still being created after 10 s`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -226,13 +232,14 @@ export class RedisBloomFilter {
     checkName(where, name);
     const local = decodeLocal(bytes);
     const params = paramsOf(where, local, options.shards);
-    const keys = filterKeys(name);
-    if ((await claim(client, keys.meta, params)) !== undefined) {
+    const generation = newGeneration();
+    const keys = filterKeys(name, generation);
+    if ((await claim(client, keys.meta, params, generation)) !== undefined) {
       throw new IncompatibleFiltersError(
         `${where}: a filter named ${JSON.stringify(name)} exists; drop it first`,
       );
     }
-    const filter = new RedisBloomFilter(client, name, params);
+    const filter = new RedisBloomFilter(client, name, params, generation);
     try {
       await filter.store.write(local);
     } catch (error) {
@@ -288,7 +295,12 @@ export class RedisBloomFilter {
   /** Adds that returned true so far (net of deletes, for counting). */
   async count(): Promise<number> {
     await this.counter.settled();
-    return Number((await this.client.hget(this.keys.meta, 'count')) ?? 0);
+    const [generation, count] = (await this.client.hmget(this.keys.meta, 'generation', 'count')) as (
+      | string
+      | null
+    )[];
+    if (generation !== String(this.generation)) throw filterGone('RedisBloomFilter.count', this.name);
+    return checkCount('RedisBloomFilter.count', this.name, 'count', count);
   }
 
   /**
@@ -309,15 +321,16 @@ export class RedisBloomFilter {
     return (await this.toLocal()).serializeParts();
   }
 
-  /** Parameters, count, storage keys and size, TTL. */
+  /** Parameters, count, storage keys and size (each string's 4-byte guard included), TTL. */
   async info(): Promise<RedisFilterInfo> {
+    const count = await this.count();
     const keys = await this.store.dataKeys();
     const lengths = await Promise.all(keys.map((key) => this.client.strlen(key)));
     const ttl = await this.client.ttl(this.keys.meta);
     return {
       name: this.name,
       ...this.params,
-      count: await this.count(),
+      count,
       filters: this.kind === 'scalable' ? keys.length : 1,
       bytes: lengths.reduce((a, b) => a + b, 0),
       keys,
@@ -332,11 +345,14 @@ export class RedisBloomFilter {
     await Promise.all(keys.map((key) => this.client.expire(key, seconds)));
   }
 
-  /** Deletes the filter: its storage, then its parameters. */
+  /**
+   * Deletes the filter: its parameters (unless the name now holds another generation's filter), then its storage.
+   * Every handle on it, this one included, then fails with FilterNotFoundError.
+   */
   async drop(): Promise<void> {
     const keys = await this.store.dataKeys();
+    await runScript(this.client, DROP_META_SCRIPT, [this.keys.meta], [this.generation]);
     await Promise.all(keys.map((key) => this.client.del(key)));
-    await this.client.del(this.keys.meta);
   }
 }
 
@@ -348,12 +364,13 @@ async function claim(
   client: RedisClient,
   meta: string,
   params: RedisFilterParams,
+  generation: number,
 ): Promise<Record<string, string> | undefined> {
   const existing = await runScript(
     client,
     CREATE_SCRIPT,
     [meta],
-    [...encodeParams(params), 'count', '0', 'state', 'creating'],
+    [...encodeParams(params), 'generation', String(generation), 'count', '0', 'state', 'creating'],
   );
   return Array.isArray(existing) ? pairs(existing as string[]) : undefined;
 }
@@ -434,7 +451,7 @@ function shardLayout(
   const needed =
     requested === undefined
       ? DEFAULT_SHARD_BYTES / 64 - 1
-      : Math.ceil(blocks / checkInteger(where, 'shards', requested, 1, Math.min(blocks, 2 ** 20)));
+      : Math.ceil(blocks / checkInteger(where, 'shards', requested, 1, Math.min(blocks, MAX_SHARDS)));
   const shardBlocks = Math.min(blocks, sizeClass((needed + 1) * 64) / 64 - 1);
   checkStringBits(where, 'blocked', shardBlocks * BLOCK_BITS);
   return { shards: Math.ceil(blocks / shardBlocks), shardBlocks };

@@ -1,12 +1,14 @@
-import { BloomError, type Key, murmur3x86_128Into, partitionedLayout } from '@bloomkit/core';
+import { BloomError, FormatError, type Key, murmur3x86_128Into, partitionedLayout } from '@bloomkit/core';
 import { BitArray, keyList } from '@bloomkit/core/internal';
 import { PartitionedBloomFilter } from '@bloomkit/partitioned';
 import { ScalableBloomFilter, type SubFilterShape, subFilterShape } from '@bloomkit/scalable';
 import { allocateBytes, readBytes, writeBytes } from './bytes.js';
 import { runScript, script } from './client.js';
-import { RedisFilterError } from './errors.js';
+import { FilterNotFoundError, filterGone, isGoneReply, RedisFilterError } from './errors.js';
+import { metaKey } from './keys.js';
 import type { LocalFilter } from './local.js';
 import { PackedOffsets } from './packed.js';
+import { checkCount, checkSubFilterCount, MAX_STRING_BITS } from './params.js';
 import { KeyPositions, redisBitOffset } from './positions.js';
 import { SCALABLE_ADD, SCALABLE_HAS } from './scripts.js';
 import type { Store, StoreContext } from './store.js';
@@ -50,6 +52,8 @@ export class ScalableStore implements Store {
       } catch {
         return undefined;
       }
+      // A sub-filter must fit one Redis string: in Redis, the schedule ends before the first that does not.
+      if (shape.bits > MAX_STRING_BITS) return undefined;
       this.shapes.push(shape);
       this.positions.push(
         new KeyPositions(partitionedLayout, shape.bits, shape.hashes, this.context.params.seed),
@@ -58,11 +62,24 @@ export class ScalableStore implements Store {
     return { shape: this.shapes[j]!, positions: this.positions[j]! };
   }
 
+  /** The sub-filters' keys; for a filter that is gone, those this handle last knew of (for drop). */
   async dataKeys(): Promise<string[]> {
-    const filters = Number(await this.context.client.hget(this.context.keys.meta, 'filters'));
-    return Array.from({ length: Number.isInteger(filters) ? filters : 0 }, (_, i) =>
-      this.context.keys.sub(i),
-    );
+    let filters: number;
+    try {
+      filters = await this.filters('RedisBloomFilter');
+    } catch (error) {
+      if (!(error instanceof FilterNotFoundError)) throw error;
+      filters = this.known;
+    }
+    return Array.from({ length: filters }, (_, i) => this.context.keys.sub(i));
+  }
+
+  /** The chain's length as the meta hash says, checked (1 to 53); FilterNotFoundError when the filter is gone. */
+  private async filters(where: string): Promise<number> {
+    const { client, keys, generation, name } = this.context;
+    const [stored, filters] = (await client.hmget(keys.meta, 'generation', 'filters')) as (string | null)[];
+    if (stored !== String(generation)) throw filterGone(where, name);
+    return checkSubFilterCount(where, name, filters);
   }
 
   async allocate(): Promise<void> {
@@ -107,18 +124,31 @@ export class ScalableStore implements Store {
       const args: (number | Buffer)[] = [packed.buffer()];
       for (let j = 0; j <= last; j++)
         args.push(this.shapes[j]!.hashes, this.shapes[j]!.capacity, Math.ceil(this.shapes[j]!.bits / 8));
+      args.push(this.context.generation);
       const subKeys = Array.from({ length: last + 1 }, (_, j) => keys.sub(j));
-      const reply = (await runScript(client, add ? ADD : HAS, [keys.meta, ...subKeys], args)) as [
-        number,
-        number,
-        string,
-      ];
+      const reply = (await runScript(client, add ? ADD : HAS, [keys.meta, ...subKeys], args).catch(
+        (error: unknown) => {
+          if (isGoneReply(error)) throw filterGone(where, this.context.name, error);
+          if (error instanceof Error && error.message.startsWith('BLOOMKIT_BADMETA')) {
+            const field = error.message.split(' ')[1];
+            throw new FormatError(
+              `${where}: meta field ${field} of ${metaKey(this.context.name)} is not valid (${field === 'filters' ? 'an integer in [1, 53]' : 'a non-negative integer'} expected)`,
+            );
+          }
+          throw error;
+        },
+      )) as [number, number, string];
       const [status, filters, answered] = reply;
+      checkSubFilterCount(where, this.context.name, filters);
       for (let i = 0; i < answered.length; i++) out[next + i] = answered.charCodeAt(i) === 49;
       next += answered.length;
-      if (status === 1 && answered.length === 0 && filters <= last + 1) {
+      if (
+        status === 1 &&
+        answered.length === 0 &&
+        (filters <= last + 1 || this.sub(filters - 1) === undefined)
+      ) {
         throw new BloomError(
-          `${where}: the scalable filter ${this.context.name} cannot grow past sub-filter ${last} (the schedule ends there)`,
+          `${where}: the scalable filter ${this.context.name} cannot grow past sub-filter ${filters - 1} (the schedule ends there, or its next sub-filter would not fit one Redis string of 2^32 bits)`,
         );
       }
       if (status !== 0 && status !== 1) throw new RedisFilterError(`${where}: unexpected reply from Redis`);
@@ -129,12 +159,17 @@ export class ScalableStore implements Store {
 
   async toLocal(count: number): Promise<LocalFilter> {
     const { client, keys, params } = this.context;
-    const filters = Number(await client.hget(keys.meta, 'filters'));
+    const filters = await this.filters('RedisBloomFilter.export');
     const subs: PartitionedBloomFilter[] = [];
     for (let j = 0; j < filters; j++) {
       const { shape } = this.sub(j)!;
       const bytes = await readBytes(client, keys.sub(j), Math.ceil(shape.bits / 8));
-      const subCount = Number((await client.hget(keys.meta, `count:${j}`)) ?? 0);
+      const subCount = checkCount(
+        'RedisBloomFilter.export',
+        this.context.name,
+        `count:${j}`,
+        await client.hget(keys.meta, `count:${j}`),
+      );
       subs.push(
         new PartitionedBloomFilter(
           { bits: shape.bits, hashes: shape.hashes, seed: params.seed, maxBytes: Number.MAX_SAFE_INTEGER },

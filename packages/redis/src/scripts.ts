@@ -1,3 +1,5 @@
+import { GONE_REPLY } from './errors.js';
+
 /**
  * The Lua run inside Redis, for what one BITFIELD command cannot express (adds and lookups are pre-encoded
  * BITFIELD commands, see bitfield.ts): checked deletes, the scalable chain's test-and-add with growth, and the
@@ -16,14 +18,24 @@ end
 `;
 
 /**
+ * Shared Lua: fails with a BLOOMKIT_GONE error reply unless the string KEYS[1] holds the guard ARGV[1] (the
+ * generation) at bit offset ARGV[2] (see guard.ts). Reading a missing string creates nothing.
+ */
+const GUARD = `
+if redis.call('BITFIELD_RO', KEYS[1], 'GET', 'u32', ARGV[2])[1] ~= tonumber(ARGV[1]) then
+  return redis.error_reply('${GONE_REPLY} the filter no longer exists')
+end
+`;
+
+/**
  * Membership of a batch of keys in bits: GETBIT per position, stopping at the key's first 0, so an absent key
  * costs about two reads instead of k (a BITFIELD_RO reads all k, and its reply of k integers per key costs the
- * client more than the reads cost Redis). KEYS[1] the bits; ARGV[1] k, ARGV[2] packed offsets. '1' when all k bits
- * are set.
+ * client more than the reads cost Redis). KEYS[1] the bits; ARGV[1] and ARGV[2] the guard (generation, offset),
+ * ARGV[3] k, ARGV[4] packed offsets. '1' when all k bits are set.
  */
-export const BITS_HAS: string = `${OFFSET}
-local k = tonumber(ARGV[1])
-local packed = ARGV[2]
+export const BITS_HAS: string = `${OFFSET}${GUARD}
+local k = tonumber(ARGV[3])
+local packed = ARGV[4]
 local n = #packed / (4 * k)
 local key = KEYS[1]
 local out = {}
@@ -41,14 +53,15 @@ return table.concat(out)
  * Delete for counters, as CountingBloomFilter.delete: a key is removed only when each of its counters is non-zero
  * and, unless saturated, at least as large as the number of times its position repeats among the key's k; then each
  * unsaturated counter is decremented once per occurrence (a saturated one stays), and `count` drops by one when
- * some counter reached zero. KEYS[1] the counters, KEYS[2] the meta hash. ARGV[1] k, ARGV[2] type, ARGV[3] the
- * counters' maximum, ARGV[4] packed offsets. '1' deleted, '0' absent (nothing changed).
+ * some counter reached zero. KEYS[1] the counters, KEYS[2] the meta hash. ARGV[1] and ARGV[2] the guard
+ * (generation, offset), ARGV[3] k, ARGV[4] type, ARGV[5] the counters' maximum, ARGV[6] packed offsets. '1' deleted,
+ * '0' absent (nothing changed).
  */
-export const COUNTERS_DELETE: string = `${OFFSET}
-local k = tonumber(ARGV[1])
-local ctype = ARGV[2]
-local max = tonumber(ARGV[3])
-local packed = ARGV[4]
+export const COUNTERS_DELETE: string = `${OFFSET}${GUARD}
+local k = tonumber(ARGV[3])
+local ctype = ARGV[4]
+local max = tonumber(ARGV[5])
+local packed = ARGV[6]
 local n = #packed / (4 * k)
 local out = {}
 local left = 0
@@ -89,22 +102,25 @@ for j = 0, n - 1 do
   end
 end
 if left > 0 then
-  local count = tonumber(redis.call('HGET', KEYS[2], 'count') or '0')
+  local count = tonumber(redis.call('HGET', KEYS[2], 'count') or '0') or 0
   redis.call('HSET', KEYS[2], 'count', math.max(0, count - left))
 end
 return table.concat(out)
 `;
 
 /**
- * The scalable scripts' common start: the chain's length C (stale client when it knows fewer than C − 1
- * sub-filters), and for each sub-filter j = 0..F the client sent, its k, capacity and bytes, and where its offsets
- * start among a key's.
+ * The scalable scripts' common start: a BLOOMKIT_GONE error unless the meta hash holds the client's generation (the
+ * last ARGV), the chain's length C (checked: 1 to 53; stale client when it knows fewer than C − 1 sub-filters),
+ * and for each sub-filter j = 0..F the client sent, its k, capacity and bytes, and where its offsets start among a
+ * key's.
  */
 const SCALABLE_PROLOGUE = `${OFFSET}
 local meta = KEYS[1]
 local F = #KEYS - 2
-local C = tonumber(redis.call('HGET', meta, 'filters'))
-if C == nil then return redis.error_reply('bloomkit: this scalable filter was dropped') end
+local state = redis.call('HMGET', meta, 'generation', 'filters')
+if state[1] ~= ARGV[#ARGV] then return redis.error_reply('${GONE_REPLY} the filter no longer exists') end
+local C = tonumber(state[2])
+if C == nil or C < 1 or C > 53 or C % 1 ~= 0 then return redis.error_reply('BLOOMKIT_BADMETA filters') end
 if C > F + 1 then return { 1, C, '' } end
 local ks, caps, sizes, starts = {}, {}, {}, {}
 local per = 0
@@ -125,10 +141,13 @@ end
  * sub-filter's positions and sends the keys not yet answered).
  */
 export const SCALABLE_ADD: string = `${SCALABLE_PROLOGUE}
+local total = redis.call('HGET', meta, 'count')
+if total and not string.match(total, '^%d+$') then return redis.error_reply('BLOOMKIT_BADMETA count') end
 local packed = ARGV[1]
 local n = #packed / (4 * per)
 local firstC = C
 local newest = tonumber(redis.call('HGET', meta, 'count:' .. (C - 1)) or '0')
+if newest == nil or newest < 0 or newest % 1 ~= 0 then return redis.error_reply('BLOOMKIT_BADMETA count:' .. (C - 1)) end
 local out = {}
 local added = 0
 local status = 0
@@ -204,6 +223,15 @@ for i = 0, n - 1 do
   out[i + 1] = present
 end
 return { 0, C, table.concat(out) }
+`;
+
+/**
+ * Deletes a filter's meta hash if it still holds the generation ARGV[1] (a drop through an old handle must not
+ * delete a newer filter of the same name). KEYS[1] the meta hash.
+ */
+export const DROP_META: string = `
+if redis.call('HGET', KEYS[1], 'generation') == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0
 `;
 
 /**

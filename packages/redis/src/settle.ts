@@ -1,4 +1,4 @@
-import { RedisFilterError } from './errors.js';
+import { FilterNotFoundError, RedisFilterError } from './errors.js';
 
 /**
  * Waits for every command of a batch. When some failed (a node down, a connection lost), the rest still completed:
@@ -19,6 +19,8 @@ export async function settleAll<T>(
   if (onPartial !== undefined) {
     await onPartial(settled.map((s) => (s.status === 'fulfilled' ? s.value : undefined)));
   }
+  const gone = failed.find((f) => f.reason instanceof FilterNotFoundError);
+  if (gone !== undefined) throw gone.reason;
   const first = failed[0]!;
   const message = first.reason instanceof Error ? first.reason.message : String(first.reason);
   throw new RedisFilterError(

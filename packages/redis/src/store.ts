@@ -1,5 +1,5 @@
 import type { Key } from '@bloomkit/core';
-import type { RedisClient } from './client.js';
+import { type RedisClient, runScript, script } from './client.js';
 import type { FilterKeys } from './keys.js';
 import type { LocalFilter } from './local.js';
 import type { RedisFilterParams } from './params.js';
@@ -24,13 +24,23 @@ export interface StoreContext {
   readonly name: string;
   readonly keys: FilterKeys;
   readonly params: RedisFilterParams;
+  /** The filter's generation (see keys.ts and guard.ts). */
+  readonly generation: number;
 }
+
+/** HINCRBY of `count` by ARGV[2] only while KEYS[1] holds the generation ARGV[1]: never recreates a gone hash. */
+const COUNT = script(`
+if redis.call('HGET', KEYS[1], 'generation') == ARGV[1] then redis.call('HINCRBY', KEYS[1], 'count', ARGV[2]) end
+return 0
+`);
 
 /**
  * The meta hash's `count`, increased without making the caller wait: an add resolves once its bits are set, and
  * the HINCRBY follows. Redis runs a connection's commands in order, so this client's next reads see it;
  * {@link settled} waits for the increments in flight (count, export and info call it). An increment lost with a
- * connection leaves `count` low, never the bits: `count` is bookkeeping, the bits are the filter.
+ * connection leaves `count` low, never the bits: `count` is bookkeeping, the bits are the filter. The increment is
+ * a script that changes the hash only while it holds this filter's generation, so a filter that expired or was
+ * dropped is never brought back as a hash holding only `count`.
  */
 export class Counter {
   private pending: Promise<unknown> = Promise.resolve();
@@ -38,11 +48,12 @@ export class Counter {
   constructor(
     private readonly client: RedisClient,
     private readonly meta: string,
+    private readonly generation: number,
   ) {}
 
   add(n: number): void {
     if (n <= 0) return;
-    const increment = this.client.hincrby(this.meta, 'count', n).catch(() => undefined);
+    const increment = runScript(this.client, COUNT, [this.meta], [this.generation, n]).catch(() => undefined);
     this.pending = Promise.all([this.pending, increment]);
   }
 

@@ -3,6 +3,7 @@ export {
   DEFAULT_GROWTH,
   DEFAULT_TIGHTENING,
   GROWTH_FACTORS,
+  MAX_SUB_FILTERS,
   type Schedule,
   type SubFilterShape,
   subFilterShape,

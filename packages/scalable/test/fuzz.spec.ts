@@ -6,6 +6,7 @@ import { ScalableBloomFilter } from '../src/index.js';
 describeDecoderFuzz({
   name: 'ScalableBloomFilter',
   deserialize: (bytes) => ScalableBloomFilter.deserialize(bytes),
+  fromJSON: (json) => ScalableBloomFilter.fromJSON(json),
   firstOperation: (filter: ScalableBloomFilter) => {
     filter.addAll(['first', 'operation', 'after decode']);
   },

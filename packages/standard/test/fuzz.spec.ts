@@ -6,6 +6,7 @@ import { StandardBloomFilter } from '../src/index.js';
 describeDecoderFuzz({
   name: 'StandardBloomFilter',
   deserialize: (bytes) => StandardBloomFilter.deserialize(bytes),
+  fromJSON: (json) => StandardBloomFilter.fromJSON(json),
   firstOperation: (filter: StandardBloomFilter) => {
     filter.addAll(['first', 'operation', 'after decode']);
   },

@@ -1,10 +1,35 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { splitAt } from './parts.js';
+
+/**
+ * How deep the fuzz goes and from where: `BLOOMKIT_FUZZ_RUNS` hostile inputs per kind (default 10^5 in CI, where
+ * `CI` is set, 6,000 elsewhere so a local run stays quick) and `BLOOMKIT_FUZZ_SEED` (default a fresh random seed
+ * each run). The seed is printed, so a failure in CI replays with `BLOOMKIT_FUZZ_SEED=<seed> pnpm test`.
+ */
+export const FUZZ: { readonly runs: number; readonly seed: number } = (() => {
+  const runs = Number(process.env.BLOOMKIT_FUZZ_RUNS ?? (process.env.CI ? 100_000 : 6_000));
+  const seed = Number(process.env.BLOOMKIT_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
+  if (!Number.isSafeInteger(runs) || runs < 1)
+    throw new Error(`BLOOMKIT_FUZZ_RUNS must be a positive integer`);
+  if (!Number.isSafeInteger(seed)) throw new Error(`BLOOMKIT_FUZZ_SEED must be an integer`);
+  return { runs, seed };
+})();
+
+/** Prints the fuzz's seed and depth once per test file, as the replay line. */
+export function announceFuzz(what: string): void {
+  console.log(
+    `fuzz ${what}: ${FUZZ.runs} inputs, seed ${FUZZ.seed} (replay: BLOOMKIT_FUZZ_SEED=${FUZZ.seed})`,
+  );
+}
 
 /** What the decoder fuzz needs from a kind: its reader, the library's error class and the CRC-32C. */
 export interface DecoderUnderFuzz {
   readonly name: string;
-  readonly deserialize: (bytes: Uint8Array) => { serialize(): Uint8Array };
+  /** The kind's `deserialize`, of one array or of parts (ByteSource). */
+  readonly deserialize: (bytes: Uint8Array | Uint8Array[]) => { serialize(): Uint8Array };
+  /** The kind's `fromJSON` and the `toJSON` of its filters, for the JSON form's fuzz. */
+  readonly fromJSON?: (json: unknown) => { serialize(): Uint8Array };
   /** The base class every deliberate error of the library extends (BloomError). */
   readonly errorClass: new (
     ...args: never[]
@@ -47,10 +72,14 @@ function withChecksum(bytes: Uint8Array, crc32c: (bytes: Uint8Array) => number):
  */
 export function describeDecoderFuzz(kind: DecoderUnderFuzz): void {
   describe(`${kind.name} decoder fuzz`, () => {
-    const check = (bytes: Uint8Array) => {
+    announceFuzz(kind.name);
+    /** Shares of the runs: overwritten bytes, cuts, random payloads, parts, JSON forms. */
+    const runs = (share: number) => Math.max(1, Math.round(FUZZ.runs * share));
+    const options = (share: number) => ({ numRuns: runs(share), seed: FUZZ.seed });
+    const check = (bytes: Uint8Array, splits: readonly number[] = []) => {
       let decoded: { serialize(): Uint8Array } | undefined;
       try {
-        decoded = kind.deserialize(bytes);
+        decoded = kind.deserialize(splits.length === 0 ? bytes : splitAt(bytes, splits));
       } catch (error) {
         expect(error).toBeInstanceOf(kind.errorClass);
         return;
@@ -79,7 +108,57 @@ export function describeDecoderFuzz(kind: DecoderUnderFuzz): void {
           for (const [at, value] of edits) bytes[at % bytes.length] = value;
           check(withChecksum(bytes, kind.crc32c));
         }),
-        { numRuns: 3_000, seed: 0x5eed },
+        options(0.4),
+      );
+    });
+
+    it('the same bytes as parts, split anywhere: refused or decoded exactly, as one array is', () => {
+      const edit = fc.tuple(fc.nat(), fc.nat(255));
+      fc.assert(
+        fc.property(
+          fc.nat(),
+          fc.array(edit, { maxLength: 4 }),
+          fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 6 }),
+          (which, edits, cuts) => {
+            const bytes = sample(which);
+            for (const [at, value] of edits) bytes[at % bytes.length] = value;
+            check(withChecksum(bytes, kind.crc32c), cuts);
+          },
+        ),
+        options(0.15),
+      );
+    });
+
+    it('JSON forms with hostile fields: refused with a BloomError, or decoded to a filter that serializes', () => {
+      if (kind.fromJSON === undefined) return;
+      const fromJSON = kind.fromJSON;
+      const hostile = fc.oneof(
+        fc.constantFrom(-1, 0, 1, 2, 1e300, Number.NaN, null, true, '', 'bloomkit', 'standard', [], {}),
+        fc.string(),
+        fc.base64String(),
+        fc.integer(),
+      );
+      fc.assert(
+        fc.property(
+          fc.nat(),
+          fc.constantFrom('format', 'version', 'kind', 'base64', 'extra'),
+          hostile,
+          fc.boolean(),
+          (which, field, value, asText) => {
+            const bytes = sample(which);
+            const json = JSON.parse(JSON.stringify(kind.deserialize(bytes))) as Record<string, unknown>;
+            json[field] = value;
+            let decoded: { serialize(): Uint8Array } | undefined;
+            try {
+              decoded = fromJSON(asText ? JSON.stringify(json) : json);
+            } catch (error) {
+              expect(error).toBeInstanceOf(kind.errorClass);
+              return;
+            }
+            decoded.serialize();
+          },
+        ),
+        options(0.1),
       );
     });
 
@@ -89,7 +168,7 @@ export function describeDecoderFuzz(kind: DecoderUnderFuzz): void {
           const bytes = sample(which);
           check(withChecksum(bytes.slice(0, cut % (bytes.length + 1)), kind.crc32c));
         }),
-        { numRuns: 1_000, seed: 0x5eed },
+        options(0.1),
       );
       fc.assert(
         fc.property(fc.nat(), fc.uint8Array({ maxLength: 400 }), (which, tail) => {
@@ -99,7 +178,7 @@ export function describeDecoderFuzz(kind: DecoderUnderFuzz): void {
           random.set(tail, 24);
           check(withChecksum(random, kind.crc32c));
         }),
-        { numRuns: 2_000, seed: 0x5eed },
+        options(0.25),
       );
     });
   });

@@ -5,7 +5,13 @@ export {
   type FprGrid,
   type LawfulFilter,
 } from './filter-laws.js';
-export { type DecoderUnderFuzz, describeDecoderFuzz, impliedBytes } from './fuzz.js';
+export {
+  announceFuzz,
+  type DecoderUnderFuzz,
+  describeDecoderFuzz,
+  FUZZ,
+  impliedBytes,
+} from './fuzz.js';
 export { goldenAbsentKeys, goldenKeys, readGolden } from './golden.js';
 export { binaryKeys, prng, urlKeys } from './keys.js';
 export { concat, splitAt } from './parts.js';
