@@ -20,6 +20,19 @@ const CR = 0x0d;
  */
 export type LineHandler = (chunk: Buffer, start: number, end: number, next: number) => void;
 
+/**
+ * Receives a line longer than the read buffer, in pieces, when the reader was given one (`dedup`): memory stays one
+ * buffer whatever the line's length. Without it, the buffer grows to hold the longest line.
+ */
+export interface LongLineHandler {
+  /** A line too long for the buffer begins. */
+  start(): void;
+  /** The next bytes of the line, `chunk[start, end)`: all part of the key (a CR that may end it is held back). */
+  piece(chunk: Buffer, start: number, end: number): void;
+  /** The line's last bytes: key bytes `chunk[start, keyEnd)`, line bytes `chunk[start, next)` (as LineHandler). */
+  end(chunk: Buffer, start: number, keyEnd: number, next: number): void;
+}
+
 /** Bytes read at a time. */
 const READ_BYTES = 1 << 20;
 
@@ -37,8 +50,9 @@ export async function forEachLine(
   separator: number,
   onLine: LineHandler,
   interrupts: Interrupts = NEVER_INTERRUPTED,
+  long?: LongLineHandler,
 ): Promise<void> {
-  const reader = new LineReader(input, separator, interrupts);
+  const reader = new LineReader(input, separator, interrupts, long);
   while (await reader.next(onLine));
 }
 
@@ -62,11 +76,14 @@ export async function forEachLineAsync(
 class LineReader {
   private buffer: Buffer = Buffer.allocUnsafe(READ_BYTES);
   private filled = 0;
+  /** True while the buffer's bytes continue a line handed to `long` in pieces. */
+  private inLong = false;
 
   constructor(
     private readonly input: Input,
     private readonly separator: number,
     private readonly interrupts: Interrupts,
+    private readonly long?: LongLineHandler,
   ) {}
 
   /**
@@ -75,7 +92,10 @@ class LineReader {
    */
   async next(onLine: LineHandler): Promise<boolean> {
     const separator = this.separator;
-    if (this.filled === this.buffer.length) this.buffer = grow(this.buffer);
+    if (this.filled === this.buffer.length) {
+      if (this.long === undefined) this.buffer = grow(this.buffer);
+      else this.spill(this.long);
+    }
     const buffer = this.buffer;
     if (this.interrupts.interrupted) return false;
     const n = await Promise.race([
@@ -85,17 +105,27 @@ class LineReader {
     if (n < 0 || this.interrupts.interrupted) return false;
     if (n === 0) {
       const filled = this.filled;
-      if (filled > 0) {
-        const keyEnd = separator === LF && buffer[filled - 1] === CR ? filled - 1 : filled;
-        onLine(buffer, 0, keyEnd, filled);
-        this.filled = 0;
-      }
+      const keyEnd = separator === LF && filled > 0 && buffer[filled - 1] === CR ? filled - 1 : filled;
+      if (this.inLong) this.long!.end(buffer, 0, keyEnd, filled);
+      else if (filled > 0) onLine(buffer, 0, keyEnd, filled);
+      this.filled = 0;
+      this.inLong = false;
       return false;
     }
     const end = this.filled + n;
     const data = buffer.subarray(0, end);
     let start = 0;
     let at = data.indexOf(separator, this.filled);
+    if (this.inLong) {
+      if (at === -1) {
+        this.filled = end;
+        return true;
+      }
+      this.long!.end(data, 0, separator === LF && at > 0 && data[at - 1] === CR ? at - 1 : at, at + 1);
+      this.inLong = false;
+      start = at + 1;
+      at = data.indexOf(separator, start);
+    }
     while (at !== -1) {
       const keyEnd = separator === LF && at > start && data[at - 1] === CR ? at - 1 : at;
       onLine(data, start, keyEnd, at + 1);
@@ -106,9 +136,26 @@ class LineReader {
     this.filled = end - start;
     return true;
   }
+
+  /**
+   * The buffer is full and holds part of one line: hands its bytes to `long` as a piece, holding back a final CR
+   * (it may be the CR of the line's CRLF, which is not part of the key) at the buffer's start.
+   */
+  private spill(long: LongLineHandler): void {
+    const buffer = this.buffer;
+    const filled = this.filled;
+    if (!this.inLong) {
+      long.start();
+      this.inLong = true;
+    }
+    const held = this.separator === LF && buffer[filled - 1] === CR ? 1 : 0;
+    long.piece(buffer, 0, filled - held);
+    if (held === 1) buffer[0] = CR;
+    this.filled = held;
+  }
 }
 
-/** A buffer twice as large holding the same bytes (for a line longer than the buffer). */
+/** A buffer twice as large holding the same bytes (for a line longer than the buffer, without a LongLineHandler). */
 function grow(buffer: Buffer): Buffer {
   const larger = Buffer.allocUnsafe(buffer.length * 2);
   buffer.copy(larger);

@@ -1,8 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { closeSync, constants, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { retryWhenBusy } from './sync-io.js';
+import { Spool, writeAll } from './spool.js';
 
 /**
  * Buffered synchronous output to a file descriptor (stdout): lines are copied into one 1 MiB buffer that is
@@ -10,17 +6,15 @@ import { retryWhenBusy } from './sync-io.js';
  * (the write waits instead of queueing).
  *
  * Held output (`{ held: true }`) is for answers that must not be seen before they are true: `add -v` prints
- * "added" only once the file that holds the key is committed. Until {@link release}, a full buffer goes to an
- * unlinked temporary file instead of the descriptor, so memory stays one buffer whatever the number of answers;
- * `release` then copies everything out in order.
+ * "added" only once the file that holds the key is committed. Until {@link release}, a full buffer goes to a
+ * {@link Spool} instead of the descriptor, so memory stays one buffer whatever the number of answers; `release`
+ * then copies everything out in order.
  */
 export class Output {
   private buffer: Buffer = Buffer.allocUnsafe(1 << 20);
   private used = 0;
   private held: boolean;
-  /** The spool of held output: an unlinked temporary file, opened on first need. */
-  private spool: number | undefined;
-  private spooled = 0;
+  private readonly spool = new Spool();
 
   constructor(
     private readonly fd: number = 1,
@@ -44,64 +38,37 @@ export class Output {
     this.used += this.buffer.write(value, this.used);
   }
 
+  /** Appends what `spool` holds (after everything appended so far), emptying it. Not for held output. */
+  drain(spool: Spool): void {
+    this.flush();
+    spool.drainTo(this.fd);
+  }
+
   /** Writes out everything buffered (held output: to the spool, until released). */
   flush(): void {
-    if (this.held) this.toSpool();
+    if (this.held) this.spool.write(this.buffer, 0, this.used);
     else writeAll(this.fd, this.buffer, 0, this.used);
     this.used = 0;
   }
 
   /** Held output: writes out everything held so far, in order, and stops holding. */
   release(): void {
-    if (!this.held) {
-      this.flush();
-      return;
-    }
-    this.held = false;
-    const spool = this.spool;
-    if (spool !== undefined) {
-      const chunk = Buffer.allocUnsafe(1 << 20);
-      for (let at = 0; at < this.spooled; ) {
-        const n = readSync(spool, chunk, 0, Math.min(chunk.length, this.spooled - at), at);
-        writeAll(this.fd, chunk, 0, n);
-        at += n;
-      }
-      closeSync(spool);
-      this.spool = undefined;
+    if (this.held) {
+      this.held = false;
+      this.spool.drainTo(this.fd);
+      this.spool.close();
     }
     this.flush();
   }
 
   /** Held output: forgets what is held (the commit failed, so none of it became true). */
   discard(): void {
-    if (this.spool !== undefined) closeSync(this.spool);
-    this.spool = undefined;
+    this.spool.close();
     this.used = 0;
-  }
-
-  private toSpool(): void {
-    if (this.used === 0) return;
-    if (this.spool === undefined) {
-      const path = join(tmpdir(), `bloomkit-held-${randomBytes(8).toString('hex')}`);
-      this.spool = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL, 0o600);
-      unlinkSync(path);
-    }
-    writeAll(this.spool, this.buffer, 0, this.used, this.spooled);
-    this.spooled += this.used;
   }
 
   private makeRoom(length: number): void {
     this.flush();
     if (length > this.buffer.length) this.buffer = Buffer.allocUnsafe(length);
-  }
-}
-
-/** Writes `buffer[from, to)` to `fd` (at `position`, for a file), however many calls it takes. */
-function writeAll(fd: number, buffer: Buffer, from: number, to: number, position?: number): void {
-  let at = from;
-  while (at < to) {
-    const start = at;
-    const where = position === undefined ? null : position + (start - from);
-    at += retryWhenBusy(() => writeSync(fd, buffer, start, to - start, where));
   }
 }

@@ -30,6 +30,7 @@ export { decodeBase64, encodeBase64, fromFilterJson, toFilterJson } from './json
 export { assertKey, describe } from './key.js';
 export { KINDS, type KindRecord, kindById } from './kinds.js';
 export { hashInto } from './murmur3.js';
+export { Murmur3Stream } from './murmur3-stream.js';
 export { type ByteSource, gatherBytes, lengthOf, sliceParts, toParts } from './parts.js';
 export {
   type FilterShapeOptions,

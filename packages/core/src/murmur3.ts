@@ -14,10 +14,11 @@ import { assertKey, type Key } from './key.js';
  * {@link murmur3x86_128Into} allocates nothing per call; {@link murmur3x86_128} allocates the returned tuple.
  */
 
-const C1 = 0x239b961b;
-const C2 = 0xab0e9789;
-const C3 = 0x38b34ae5;
-const C4 = 0xa1e38b93;
+/** The algorithm's four multiplication constants (smhasher's c1..c4). */
+export const C1 = 0x239b961b;
+export const C2 = 0xab0e9789;
+export const C3 = 0x38b34ae5;
+export const C4 = 0xa1e38b93;
 
 /** The four words h1..h4 of a 128-bit hash, as unsigned 32-bit integers. */
 export type Hash128 = [h1: number, h2: number, h3: number, h4: number];
@@ -312,10 +313,10 @@ function hashAsciiString(key: string, seed: number, out: Int32Array, at: number)
 }
 
 /**
- * Mixes the tail words and finalizes. Mixing a zero tail word changes nothing (0 * c = 0, rotl(0) = 0, h ^ 0 = h),
+ * Mixes the tail words and finalizes (shared with the streaming hasher in murmur3-stream.ts). Mixing a zero tail word changes nothing (0 * c = 0, rotl(0) = 0, h ^ 0 = h),
  * so the four words are mixed unconditionally; that equals the reference's length switch.
  */
-function finish(
+export function finish(
   h1: number,
   h2: number,
   h3: number,

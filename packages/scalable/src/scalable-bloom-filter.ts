@@ -266,17 +266,37 @@ export class ScalableBloomFilter implements BloomFilter {
    */
   add(key: Key): boolean {
     this.hashKey(key, `${NAME}.add`);
+    return this.addHashed();
+  }
+
+  has(key: Key): boolean {
+    this.hashKey(key, `${NAME}.has`);
+    return this.findHash();
+  }
+
+  /**
+   * `add` for a key already hashed: `hash[0..3]` hold h1..h4 of the key with this filter's seed, as
+   * `hashInto` (or `Murmur3Stream`, for a key hashed in pieces) writes them in `@bloomkit/core/internal`.
+   */
+  addHash(hash: Int32Array): boolean {
+    this.hash.set(hash.subarray(0, 4));
+    return this.addHashed();
+  }
+
+  /** `has` for a key already hashed with this filter's seed (see {@link addHash}). */
+  hasHash(hash: Int32Array): boolean {
+    this.hash.set(hash.subarray(0, 4));
+    return this.findHash();
+  }
+
+  /** The add of the key whose hash is in `this.hash`. */
+  private addHashed(): boolean {
     if (this.findHash()) return false;
     let newest = this.newest();
     if (newest.count >= newest.capacity!) newest = this.grow();
     newest.addHash(this.hash);
     this.counted++;
     return true;
-  }
-
-  has(key: Key): boolean {
-    this.hashKey(key, `${NAME}.has`);
-    return this.findHash();
   }
 
   /**

@@ -7,6 +7,7 @@ import { KeyView } from '../key-view.js';
 import { withInput } from '../keys.js';
 import { forEachLine, LF, NUL } from '../lines.js';
 import { type WriterOptions, withLockedFile } from '../locked-file.js';
+import { LongLineDedup } from '../long-line.js';
 import { peakMemoryBytes } from '../memory.js';
 import { Output } from '../output.js';
 import { Progress } from '../progress.js';
@@ -38,7 +39,8 @@ export const DEDUP_INITIAL_CAPACITY = 100_000;
 /**
  * `dedup`: writes each line the first time it is seen, in input order, and drops the lines the filter has seen
  * (every repeat, and the rare new line that is a false positive, at the filter's rate). Memory is the filter's:
- * constant for a fixed filter, growing only with a scalable filter's chain, never with the input.
+ * constant for a fixed filter, growing only with a scalable filter's chain, never with the input, not even with a
+ * line's length (a line past the 1 MiB buffer is hashed in pieces: see long-line.ts).
  *
  * The rate is a promise: by default the filter is scalable (it grows past any capacity and keeps its rate). A
  * fixed filter (`--fixed`, or a fixed kind) that passes its capacity says so on stderr the moment it does, and the
@@ -71,23 +73,35 @@ async function dedup(
   let written = 0;
   const separator = options.nul ? NUL : LF;
   const keys = new KeyView();
-  for (const file of options.files.length > 0 ? options.files : ['-']) {
-    if (writer.interrupts.interrupted) break;
-    await withInput(file, (input) =>
-      forEachLine(
-        input,
-        separator,
-        (chunk, start, end, next) => {
-          if (filter.add(keys.of(chunk, start, end))) {
-            out.bytes(chunk, start, next);
-            written++;
-            watch.check();
-          }
-          if ((++lines & 0xffff) === 0) progress.tick(lines, filter);
-        },
-        writer.interrupts,
-      ),
-    );
+  const long = new LongLineDedup(filter, out, (isNew) => {
+    lines++;
+    if (isNew) {
+      written++;
+      watch.check();
+    }
+  });
+  try {
+    for (const file of options.files.length > 0 ? options.files : ['-']) {
+      if (writer.interrupts.interrupted) break;
+      await withInput(file, (input) =>
+        forEachLine(
+          input,
+          separator,
+          (chunk, start, end, next) => {
+            if (filter.add(keys.of(chunk, start, end))) {
+              out.bytes(chunk, start, next);
+              written++;
+              watch.check();
+            }
+            if ((++lines & 0xffff) === 0) progress.tick(lines, filter);
+          },
+          writer.interrupts,
+          long,
+        ),
+      );
+    }
+  } finally {
+    long.close();
   }
   progress.done();
   if (state !== undefined) writeFilterFile(state.target, filter, state.label);
