@@ -47,8 +47,8 @@ export function dedupContenders(lines: number): DedupContender[] {
     { id: 'sort-u', label: 'sort -u', argv: ['sort', '-u'] },
     {
       id: 'bloomkit',
-      label: `bloomkit dedup --capacity ${lines} --fpr 0.001`,
-      argv: [process.execPath, BIN, 'dedup', '--capacity', String(lines), '--fpr', '0.001'],
+      label: `bloomkit dedup --fixed --capacity ${lines} --fpr 0.001`,
+      argv: [process.execPath, BIN, 'dedup', '--fixed', '--capacity', String(lines), '--fpr', '0.001'],
       fpr: 0.001,
     },
     {

@@ -7,7 +7,7 @@ import { CountingBloomFilter } from '@bloomkit/counting';
 import { PartitionedBloomFilter } from '@bloomkit/partitioned';
 import { ScalableBloomFilter } from '@bloomkit/scalable';
 import { StandardBloomFilter } from '@bloomkit/standard';
-import { announceFuzz, FUZZ, goldenKeys } from '@bloomkit/testkit';
+import { announceFuzz, FUZZ, goldenKeys, TENTH_RUNS } from '@bloomkit/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../src/errors.js';
@@ -41,7 +41,7 @@ function mutated(bytes: Uint8Array, edits: readonly [number, number][], cut: num
 }
 
 describe('filter files from disk, fuzzed', () => {
-  announceFuzz('CLI filter files (a tenth per kind)');
+  announceFuzz('CLI filter files from disk (per kind; each input is a file write and read)', TENTH_RUNS);
   for (const [kind, make] of Object.entries(SAMPLES)) {
     it(`${kind}: every hostile file is one CliError naming the file, or a filter`, () => {
       const sample = make();
@@ -63,7 +63,7 @@ describe('filter files from disk, fuzzed', () => {
         ),
         // A tenth of the depth: each input is a real file write and read (about 0.6 ms); the decoder behind it is
         // fuzzed at full depth in each kind's package.
-        { numRuns: Math.max(100, Math.round(FUZZ.runs / 10)), seed: FUZZ.seed },
+        { numRuns: TENTH_RUNS, seed: FUZZ.seed },
       );
     }, 600_000);
   }

@@ -1,4 +1,10 @@
-import { checkEnvelopeHeader, type DecodeOptions, decodeEnvelope, HEADER_BYTES } from './format.js';
+import {
+  checkEnvelopeHeader,
+  type DecodeOptions,
+  decodeEnvelope,
+  type EnvelopeHeader,
+  HEADER_BYTES,
+} from './format.js';
 import { kindById } from './kinds.js';
 import type { ByteSource } from './parts.js';
 
@@ -33,18 +39,7 @@ export function readHeader(
 ): FilterHeader {
   const verifyChecksum = options.verifyChecksum !== false;
   const envelope = decodeEnvelope(bytes, { verifyChecksum, where: 'readHeader' });
-  const record = kindById(envelope.kind)!;
-  return {
-    version: envelope.version,
-    kind: envelope.kind,
-    kindName: record.name,
-    className: record.className,
-    seed: envelope.seed,
-    paramsLength: envelope.params.byteLength,
-    payloadLength: envelope.payloadLength,
-    byteLength: envelope.byteLength,
-    checksumVerified: verifyChecksum,
-  };
+  return headerOf({ ...envelope, paramsLength: envelope.params.byteLength }, verifyChecksum);
 }
 
 /**
@@ -56,6 +51,11 @@ export function readHeader(
  */
 export function readFileHeader(prefix: Uint8Array, fileLength: number): FilterHeader {
   const head = checkEnvelopeHeader(prefix.subarray(0, HEADER_BYTES), fileLength, { where: 'readFileHeader' });
+  return headerOf(head, false);
+}
+
+/** The header's facts, with the kind's names from the table of kinds. */
+function headerOf(head: EnvelopeHeader, checksumVerified: boolean): FilterHeader {
   const record = kindById(head.kind)!;
   return {
     version: head.version,
@@ -66,6 +66,6 @@ export function readFileHeader(prefix: Uint8Array, fileLength: number): FilterHe
     paramsLength: head.paramsLength,
     payloadLength: head.payloadLength,
     byteLength: head.byteLength,
-    checksumVerified: false,
+    checksumVerified,
   };
 }

@@ -124,6 +124,8 @@ export function decodeParams(where: string, name: string, fields: Record<string,
   const fpr = sized || kind === 'scalable' ? rate('fpr') : null;
   const base = { kind, seed, hashes, capacity, fpr };
   const zero = (field: string) => int(field, 0, 0);
+  /** The fields of a kind in one string: one shard, no shard blocks. */
+  const oneString = () => ({ shards: int('shards', 1, 1), shardBlocks: zero('shardBlocks') });
   if (kind === 'scalable') {
     const growth = int('growth', 2, 4);
     if (!(GROWTH_FACTORS as readonly number[]).includes(growth)) throw bad('growth', 'one of 2, 4');
@@ -143,29 +145,14 @@ export function decodeParams(where: string, name: string, fields: Record<string,
     if (hashes !== first.hashes) throw bad('hashes', `${first.hashes}, what the schedule gives sub-filter 0`);
     if (first.bits > MAX_STRING_BITS)
       throw bad('capacity', 'small enough for sub-filter 0 to fit one Redis string');
-    return {
-      ...base,
-      bits,
-      counterBits: zero('counterBits'),
-      shards: int('shards', 1, 1),
-      shardBlocks: zero('shardBlocks'),
-      growth,
-      tightening,
-    };
+    return { ...base, bits, counterBits: zero('counterBits'), ...oneString(), growth, tightening };
   }
   const fixed = { growth: zero('growth'), tightening: int('tightening', 0, 0) };
   if (kind === 'counting') {
     const counterBits = int('counterBits', 4, 8);
     if (counterBits !== 4 && counterBits !== 8) throw bad('counterBits', 'one of 4, 8');
     const bits = int('bits', 1, MAX_STRING_BITS / counterBits);
-    return {
-      ...base,
-      bits,
-      counterBits,
-      shards: int('shards', 1, 1),
-      shardBlocks: zero('shardBlocks'),
-      ...fixed,
-    };
+    return { ...base, bits, counterBits, ...oneString(), ...fixed };
   }
   if (kind === 'blocked') {
     const bits = int('bits', BLOCK_BITS, MAX_BLOCKED_BITS);
@@ -184,14 +171,7 @@ export function decodeParams(where: string, name: string, fields: Record<string,
   const bits = int('bits', 1, MAX_STRING_BITS);
   const unit = (kind === 'partitioned' ? partitionedLayout : standardLayout).bitsUnit(hashes);
   if (bits % unit !== 0) throw bad('bits', `a multiple of ${unit} (the layout's unit with k = ${hashes})`);
-  return {
-    ...base,
-    bits,
-    counterBits: zero('counterBits'),
-    shards: int('shards', 1, 1),
-    shardBlocks: zero('shardBlocks'),
-    ...fixed,
-  };
+  return { ...base, bits, counterBits: zero('counterBits'), ...oneString(), ...fixed };
 }
 
 /** The most shards a blocked filter is cut into (create's limit on `shards`). */

@@ -1,10 +1,16 @@
 import { BloomError, FormatError } from '@bloomkit/core';
-import { announceFuzz, FUZZ } from '@bloomkit/testkit';
+import { announceFuzz, FUZZ, TENTH_RUNS } from '@bloomkit/testkit';
 import { startSingle } from '@bloomkit/testkit/redis';
 import fc from 'fast-check';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisBloomFilter, type RedisFilterOptions } from '../src/index.js';
+import {
+  MAX_STRING_BITS,
+  RedisBloomFilter,
+  type RedisFilterOptions,
+  type RedisFilterParams,
+} from '../src/index.js';
+import { decodeGeneration, decodeParams } from '../src/params.js';
 
 let client: Redis;
 let stop: () => Promise<void>;
@@ -88,8 +94,73 @@ describe('crafted meta hashes are refused like corrupt file headers', () => {
   }, 20_000);
 });
 
+describe('meta hash fuzz of the validator, at full depth', () => {
+  announceFuzz('Redis meta validation (per kind)');
+  const hostile = fc.oneof(
+    fc.integer().map(String),
+    fc.nat(2 ** 53).map(String),
+    fc.constantFrom(
+      '-1',
+      '0',
+      '1',
+      '2',
+      '4',
+      '8',
+      '53',
+      '64',
+      '65',
+      '512',
+      '1e3',
+      ' 5',
+      '4294967296',
+      'NaN',
+      '',
+    ),
+    fc.string({ maxLength: 12 }),
+  );
+  for (const [kind, options] of Object.entries(KINDS)) {
+    it(`${kind}: what passes is within every limit and consistent; the rest is a FormatError`, async () => {
+      const name = `validator-${kind}`;
+      const filter = await RedisBloomFilter.create(client, name, options);
+      const original = await client.hgetall(`bloomkit:{${name}}:meta`);
+      await filter.drop();
+      const fields = Object.keys(original);
+      fc.assert(
+        fc.property(
+          fc.array(fc.tuple(fc.constantFrom(...fields), hostile), { minLength: 1, maxLength: 4 }),
+          (edits) => {
+            const crafted = { ...original, ...Object.fromEntries(edits) };
+            let params: RedisFilterParams;
+            try {
+              params = decodeParams('fuzz', name, crafted);
+              decodeGeneration('fuzz', name, crafted);
+            } catch (error) {
+              expect(error).toBeInstanceOf(FormatError);
+              return;
+            }
+            expect(params.hashes).toBeGreaterThanOrEqual(1);
+            expect(params.hashes).toBeLessThanOrEqual(64);
+            expect(Number.isSafeInteger(params.bits) && params.bits >= 1).toBe(true);
+            expect(params.seed >= 0 && params.seed < 2 ** 32).toBe(true);
+            if (params.kind === 'blocked') {
+              expect(params.shards).toBe(Math.ceil(params.bits / 512 / params.shardBlocks));
+              expect(params.shardBlocks * 512).toBeLessThanOrEqual(MAX_STRING_BITS);
+            } else {
+              expect(params.bits * Math.max(1, params.counterBits)).toBeLessThanOrEqual(MAX_STRING_BITS);
+            }
+          },
+        ),
+        { numRuns: FUZZ.runs, seed: FUZZ.seed },
+      );
+    }, 600_000);
+  }
+});
+
 describe('meta hash fuzz against a real server', () => {
-  announceFuzz('Redis meta hashes (a tenth per kind: each input is several round trips)');
+  announceFuzz(
+    'Redis meta hashes against a real server (per kind; each input is several round trips)',
+    TENTH_RUNS,
+  );
   const hostile = fc.oneof(
     fc.integer().map(String),
     fc.constantFrom(
@@ -141,7 +212,7 @@ describe('meta hash fuzz against a real server', () => {
             }
           },
         ),
-        { numRuns: Math.max(100, Math.round(FUZZ.runs / 10)), seed: FUZZ.seed },
+        { numRuns: TENTH_RUNS, seed: FUZZ.seed },
       );
       expect(opened).toBeGreaterThan(0);
       await filter.drop();

@@ -17,11 +17,12 @@ export const FUZZ: { readonly runs: number; readonly seed: number } = (() => {
 })();
 
 /** Prints the fuzz's seed and depth once per test file, as the replay line. */
-export function announceFuzz(what: string): void {
-  console.log(
-    `fuzz ${what}: ${FUZZ.runs} inputs, seed ${FUZZ.seed} (replay: BLOOMKIT_FUZZ_SEED=${FUZZ.seed})`,
-  );
+export function announceFuzz(what: string, runs: number = FUZZ.runs): void {
+  console.log(`fuzz ${what}: ${runs} inputs, seed ${FUZZ.seed} (replay: BLOOMKIT_FUZZ_SEED=${FUZZ.seed})`);
 }
+
+/** A tenth of the depth (at least 100): for fuzz whose every input costs a file write or Redis round trips. */
+export const TENTH_RUNS: number = Math.max(100, Math.round(FUZZ.runs / 10));
 
 /** What the decoder fuzz needs from a kind: its reader, the library's error class and the CRC-32C. */
 export interface DecoderUnderFuzz {

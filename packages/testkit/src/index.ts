@@ -11,6 +11,7 @@ export {
   describeDecoderFuzz,
   FUZZ,
   impliedBytes,
+  TENTH_RUNS,
 } from './fuzz.js';
 export { goldenAbsentKeys, goldenKeys, readGolden } from './golden.js';
 export { binaryKeys, prng, urlKeys } from './keys.js';
