@@ -53,6 +53,12 @@ export class FileLock {
         breakLock(path, holder.raw);
         continue;
       }
+      if (holder === undefined && unreadableForLong(path)) {
+        // A holder killed between creating the lock and writing its name, or a damaged lock: no one can be
+        // holding it, since a live holder fills it within microseconds of creating it.
+        breakLock(path, readRaw(path) ?? '');
+        continue;
+      }
       if (interrupts.interrupted) throw new CliError(`${target}: interrupted while waiting for its lock`);
       if (Date.now() >= deadline) {
         const who = holder === undefined ? 'another process' : describe(holder);
@@ -104,14 +110,28 @@ interface Holder {
   readonly start: string | null;
 }
 
-/** The lock's holder, or undefined when the lock vanished or is being written (an empty file: created, not yet filled). */
-function readHolder(path: string): Holder | undefined {
-  let raw: string;
+/** The lock file's text, or undefined when it vanished. */
+function readRaw(path: string): string | undefined {
   try {
-    raw = readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch {
     return undefined;
   }
+}
+
+/** True when the lock file exists, names no holder, and has not changed for {@link BREAK_STALE_MS}. */
+function unreadableForLong(path: string): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs > BREAK_STALE_MS;
+  } catch {
+    return false;
+  }
+}
+
+/** The lock's holder, or undefined when the lock vanished or is being written (an empty file: created, not yet filled). */
+function readHolder(path: string): Holder | undefined {
+  const raw = readRaw(path);
+  if (raw === undefined) return undefined;
   try {
     const parsed = JSON.parse(raw) as { pid?: unknown; host?: unknown; start?: unknown };
     if (typeof parsed.pid !== 'number' || typeof parsed.host !== 'string') return undefined;

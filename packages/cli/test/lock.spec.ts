@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScalableBloomFilter } from '@bloomkit/scalable';
 import { StandardBloomFilter } from '@bloomkit/standard';
@@ -127,6 +127,19 @@ describe('one writer at a time', () => {
     expect(existsSync(held)).toBe(true);
     expect(bloomkit(['add', '--wait', '0', file, 'after-kill'], { cwd: dir }).status).toBe(1);
     expect(bloomkit(['has', file, 'after-kill'], { cwd: dir }).status).toBe(0);
+    expect(existsSync(held)).toBe(false);
+
+    // A lock that names no holder (its writer died between creating and filling it): waited for while fresh,
+    // broken once it has been unchanged for 10 s.
+    writeFileSync(held, '');
+    const fresh = bloomkit(['add', '--wait', '0.2', file, 'y'], { cwd: dir });
+    expect([fresh.status, fresh.stderr]).toEqual([
+      2,
+      `bloomkit: ${file}: locked by another process, which is writing it; gave up after 0.2 s (--wait SECONDS waits longer)\n`,
+    ]);
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(held, past, past);
+    expect(bloomkit(['add', '--wait', '0', file, 'y'], { cwd: dir }).status).toBe(1);
     expect(existsSync(held)).toBe(false);
   }, 120_000);
 });
