@@ -19,13 +19,27 @@ export class Interrupts {
   readonly stopped: Promise<void> = new Promise((resolve) => {
     this.wake = resolve;
   });
+  /** Waits that end early on a stop signal (see {@link onStop}). */
+  private readonly waits = new Set<() => void>();
   private readonly handlers = STOP_SIGNALS.map((name) => {
     const handler = () => {
       this.signal ??= name;
       this.wake();
+      for (const wait of this.waits) wait();
+      this.waits.clear();
     };
     return [name, handler] as const;
   });
+
+  /**
+   * Calls `stop` when a stop signal arrives, unless the returned function is called first. Unlike racing against
+   * {@link stopped}, a finished wait leaves nothing behind (a race adds a reaction to a promise that may never
+   * settle: one per read of a long stream).
+   */
+  onStop(stop: () => void): () => void {
+    this.waits.add(stop);
+    return () => this.waits.delete(stop);
+  }
 
   /** Starts catching the stop signals (until {@link dispose}). */
   install(): this {

@@ -98,10 +98,19 @@ class LineReader {
     }
     const buffer = this.buffer;
     if (this.interrupts.interrupted) return false;
-    const n = await Promise.race([
-      this.input.read(buffer, this.filled, buffer.length - this.filled),
-      this.interrupts.stopped.then(() => -1),
-    ]);
+    const n = await new Promise<number>((resolve, reject) => {
+      const forget = this.interrupts.onStop(() => resolve(-1));
+      this.input.read(buffer, this.filled, buffer.length - this.filled).then(
+        (read) => {
+          forget();
+          resolve(read);
+        },
+        (error: unknown) => {
+          forget();
+          reject(error);
+        },
+      );
+    });
     if (n < 0 || this.interrupts.interrupted) return false;
     if (n === 0) {
       const filled = this.filled;
