@@ -17,6 +17,9 @@ const alias = [
 
 export default defineConfig({
   test: {
+    // Two test files at once on a 2-core machine (vitest's default is cores - 1, one file at a time): most of the
+    // long files wait on child processes or Redis servers, which the second core then runs. No test asserts a time.
+    maxWorkers: 2,
     // The JSON report is what .ci/run reads to print the runner's own pass/fail counts.
     reporters: ['default', ['json', { outputFile: `${root}.vitest-report.json` }]],
     projects: [
