@@ -55,16 +55,14 @@ class FileInput implements Input {
   }
 }
 
-/** A terminal, read as a stream in paused mode; a chunk larger than the space asked for is kept for later. */
-class StreamInput implements Input {
-  private rest: Buffer | null = null;
-  private ended = false;
-  private failure: Error | undefined;
+/** What both stream inputs share: end of input, a failure, and a reader waiting for either or for data. */
+abstract class Waiting {
+  protected ended = false;
+  protected failure: Error | undefined;
   private waiter: (() => void) | undefined;
 
-  constructor(private readonly stream: Readable) {
-    stream.pause();
-    stream.on('readable', () => this.wake());
+  /** Watches `stream`'s end and errors. */
+  protected watch(stream: Readable): void {
     stream.on('end', () => {
       this.ended = true;
       this.wake();
@@ -73,6 +71,34 @@ class StreamInput implements Input {
       this.failure = error;
       this.wake();
     });
+  }
+
+  /** 0 at end of input, the failure thrown, or undefined after waiting for the next event (read again). */
+  protected async settleOrWait(): Promise<0 | undefined> {
+    if (this.failure !== undefined) throw this.failure;
+    if (this.ended) return 0;
+    await new Promise<void>((resolve) => {
+      this.waiter = resolve;
+    });
+    return undefined;
+  }
+
+  protected wake(): void {
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    waiter?.();
+  }
+}
+
+/** A terminal, read as a stream in paused mode; a chunk larger than the space asked for is kept for later. */
+class StreamInput extends Waiting implements Input {
+  private rest: Buffer | null = null;
+
+  constructor(private readonly stream: Readable) {
+    super();
+    stream.pause();
+    stream.on('readable', () => this.wake());
+    this.watch(stream);
   }
 
   /** Copies every chunk already buffered, up to `length` bytes; waits only when none is. */
@@ -88,22 +114,12 @@ class StreamInput implements Input {
         n += take;
       }
       if (n > 0) return n;
-      if (this.failure !== undefined) throw this.failure;
-      if (this.ended) return 0;
-      await new Promise<void>((resolve) => {
-        this.waiter = resolve;
-      });
+      if ((await this.settleOrWait()) === 0) return 0;
     }
   }
 
   close(): void {
     this.stream.destroy();
-  }
-
-  private wake(): void {
-    const waiter = this.waiter;
-    this.waiter = undefined;
-    waiter?.();
   }
 }
 
@@ -118,17 +134,15 @@ const PIPE_QUEUE_BYTES = 1 << 20;
  * leaves no garbage behind (400 MB of 64 KiB chunks would otherwise grow the heap by tens of MB before a GC). The
  * pipe is paused while the queue is full.
  */
-class PipeInput implements Input {
+class PipeInput extends Waiting implements Input {
   private readonly landing = Buffer.allocUnsafe(PIPE_READ_BYTES);
   private readonly queue = Buffer.allocUnsafe(PIPE_QUEUE_BYTES);
   private queued = 0;
   private paused = false;
-  private ended = false;
-  private failure: Error | undefined;
-  private waiter: (() => void) | undefined;
   private readonly socket: Socket;
 
   constructor(fd: number) {
+    super();
     // `onread` is supported by net.Socket since Node 12 for every handle, but @types/node declares it only for
     // connect(); the cast is the declaration's gap, not a private API.
     this.socket = new Socket({
@@ -138,14 +152,7 @@ class PipeInput implements Input {
       allowHalfOpen: true,
       onread: { buffer: this.landing, callback: (n: number) => this.land(n) },
     } as ConstructorParameters<typeof Socket>[0]);
-    this.socket.on('end', () => {
-      this.ended = true;
-      this.wake();
-    });
-    this.socket.on('error', (error) => {
-      this.failure = error;
-      this.wake();
-    });
+    this.watch(this.socket);
   }
 
   async read(buffer: Buffer, offset: number, length: number): Promise<number> {
@@ -161,11 +168,7 @@ class PipeInput implements Input {
         }
         return n;
       }
-      if (this.failure !== undefined) throw this.failure;
-      if (this.ended) return 0;
-      await new Promise<void>((resolve) => {
-        this.waiter = resolve;
-      });
+      if ((await this.settleOrWait()) === 0) return 0;
     }
   }
 
@@ -183,11 +186,5 @@ class PipeInput implements Input {
       return false;
     }
     return true;
-  }
-
-  private wake(): void {
-    const waiter = this.waiter;
-    this.waiter = undefined;
-    waiter?.();
   }
 }

@@ -70,12 +70,15 @@ function waitSeconds(text: string): number {
 }
 
 /** `--wait`, taken by every command that writes a filter file. */
-function waitOption(command: Command): Command {
-  return command.option(
+function waitFlag(): Option {
+  return new Option(
     '--wait <seconds>',
     `how long to wait for another bloomkit writing the same file (default ${DEFAULT_WAIT_SECONDS})`,
-    waitSeconds,
-  );
+  ).argParser(waitSeconds);
+}
+
+function waitOption(command: Command): Command {
+  return command.addOption(waitFlag());
 }
 
 /** The options every key-reading command takes. */
@@ -149,11 +152,7 @@ export function buildProgram(exit: (code: number) => void, interrupts: Interrupt
       counterBits,
     )
     .option('-f, --force', 'replace FILE if it exists')
-    .option(
-      '--wait <seconds>',
-      `how long to wait for another bloomkit writing FILE (default ${DEFAULT_WAIT_SECONDS})`,
-      waitSeconds,
-    )
+    .addOption(waitFlag())
     .addHelpText(
       'after',
       '\nExample:\n  bloomkit create seen.bf --capacity 10000000 --fpr 0.001 --kind blocked',
@@ -326,11 +325,7 @@ Examples:
     .argument('<url>', 'redis://[user:password@]host[:port]/NAME')
     .argument('<file>', 'the filter file to write')
     .option('--cluster', 'the URL is a node of a Redis Cluster')
-    .option(
-      '--wait <seconds>',
-      `how long to wait for another bloomkit writing FILE (default ${DEFAULT_WAIT_SECONDS})`,
-      waitSeconds,
-    )
+    .addOption(waitFlag())
     .action(async (url: string, file: string, o) =>
       exit(await runPull(parseRedisTarget(url, o.cluster === true), textOf(file), writer(o))),
     );
@@ -346,25 +341,20 @@ Examples:
     )
     .action((file: string, o) => exit(runInfo(textOf(file), o.json === true)));
 
-  waitOption(
-    program
-      .command('merge')
-      .description('write the union of filter files (same kind, size, hashes and seed)')
-      .argument('<out>', 'the filter file to write (may be one of the inputs)')
-      .argument('<inputs...>', 'filter files to merge'),
-  ).action(async (out: string, inputs: string[], o) =>
-    exit(await runCombine('union', textOf(out), inputs.map(textOf), writer(o))),
-  );
-
-  waitOption(
-    program
-      .command('intersect')
-      .description('write the intersection of filter files (same kind, size, hashes and seed)')
-      .argument('<out>', 'the filter file to write (may be one of the inputs)')
-      .argument('<inputs...>', 'filter files to intersect'),
-  ).action(async (out: string, inputs: string[], o) =>
-    exit(await runCombine('intersect', textOf(out), inputs.map(textOf), writer(o))),
-  );
+  for (const [name, operation, what] of [
+    ['merge', 'union', 'union'],
+    ['intersect', 'intersect', 'intersection'],
+  ] as const) {
+    waitOption(
+      program
+        .command(name)
+        .description(`write the ${what} of filter files (same kind, size, hashes and seed)`)
+        .argument('<out>', 'the filter file to write (may be one of the inputs)')
+        .argument('<inputs...>', `filter files to ${name}`),
+    ).action(async (out: string, inputs: string[], o) =>
+      exit(await runCombine(operation, textOf(out), inputs.map(textOf), writer(o))),
+    );
+  }
 
   program
     .command('calc')
