@@ -2,7 +2,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prng } from '@bloomkit/testkit';
 import { describe, expect, it } from 'vitest';
-import { bloomkit, scratchDirectory } from './support/run.js';
+import { bloomkit, bloomkitAsync, scratchDirectory } from './support/run.js';
 
 const dir = scratchDirectory();
 
@@ -97,15 +97,15 @@ describe('dedup', () => {
     expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
-  it('keeps its memory flat: a stream ten times longer through the same filter takes no more memory', () => {
-    const peak = (lines: number) => {
+  it('keeps its memory flat: a stream ten times longer through the same filter takes no more memory', async () => {
+    const peak = async (lines: number) => {
       const { input } = stream(lines, 0.3, 4);
-      const run = bloomkit(['dedup', '--capacity', '100000', '--stats'], { cwd: dir, input });
+      const run = await bloomkitAsync(['dedup', '--capacity', '100000', '--stats'], { cwd: dir, input });
       expect(run.stderr).toMatch(new RegExp(`^dedup: ${lines} lines in`));
       return Number(/peak memory (\d+) MiB/.exec(run.stderr)![1]);
     };
-    const short = peak(200_000);
-    const long = peak(2_000_000);
+    const short = await peak(200_000);
+    const long = await peak(2_000_000);
     expect(long - short).toBeLessThan(16);
   });
 });

@@ -7,11 +7,13 @@ export {
 } from './filter-laws.js';
 export {
   announceFuzz,
+  assertInSlices,
   type DecoderUnderFuzz,
   describeDecoderFuzz,
   FUZZ,
   impliedBytes,
   TENTH_RUNS,
+  yieldToRunner,
 } from './fuzz.js';
 export { goldenAbsentKeys, goldenKeys, readGolden } from './golden.js';
 export { binaryKeys, prng, urlKeys } from './keys.js';
