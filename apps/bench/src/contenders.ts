@@ -1,9 +1,5 @@
-import {
-  blockedFalsePositiveRate,
-  falsePositiveRate,
-  murmur3x86_128Into,
-  partitionedFalsePositiveRate,
-} from '@bloomkit/core';
+import { falsePositiveRate, murmur3x86_128Into } from '@bloomkit/core';
+import { type FilterClass, kinds } from '@bloomkit/filters';
 
 /** A key as the benchmark hands it to a contender: a URL-like string or 16 random bytes. */
 export type BenchKey = string | Uint8Array;
@@ -31,7 +27,7 @@ export interface Contender {
   readonly library: 'bloomkit' | 'bloom-filters' | 'bloomfilter' | 'mnemonist' | 'Set' | 'hash only';
   /** Takes 16-byte binary keys (as Uint8Array, or Buffer views for bloom-filters). */
   readonly binary: boolean;
-  /** Loaded in the child process only, so no other library shares its JIT state. */
+  /** Built and run in the child process only, so no other library's code runs beside it (JIT state). */
   load(): Promise<(n: number, p: number) => Instance>;
 }
 
@@ -94,91 +90,42 @@ function bloomFilters(
   };
 }
 
+/**
+ * bloomkit's contenders: one per kind in the table of `@bloomkit/filters`, as the table builds them (a growing kind
+ * from {@link SCALABLE_INITIAL_CAPACITY}), with the formula of its layout (summed over the sub-filters of a chain).
+ */
+function bloomkitContender(Class: FilterClass): Contender {
+  const { name, params, layout, counterWidths } = Class.kind;
+  const width = counterWidths[0] === 0 ? '' : ` (${counterWidths[0]}-bit)`;
+  return {
+    id: `bloomkit-${name}`,
+    label: `bloomkit ${name}${width}`,
+    library: 'bloomkit',
+    binary: true,
+    async load() {
+      return (n, p) => {
+        const f = Class.create(
+          params === 'chain' ? SCALABLE_INITIAL_CAPACITY : n,
+          p,
+        ) as unknown as BloomkitFilter;
+        const chain = f as unknown as {
+          subFilters(): readonly { bits: number; hashes: number; count: number }[];
+        };
+        const predicted =
+          params === 'chain'
+            ? () =>
+                chain
+                  .subFilters()
+                  .reduce((sum, s) => sum + layout.falsePositiveRate(s.bits, s.count, s.hashes), 0)
+            : (x: number) => layout.falsePositiveRate(f.bits, x, f.hashes);
+        return bloomkit(f, (b, o) => Class.deserialize(b, o), predicted);
+      };
+    },
+  };
+}
+
 export const CONTENDERS: readonly Contender[] = [
-  {
-    id: 'bloomkit-standard',
-    label: 'bloomkit standard',
-    library: 'bloomkit',
-    binary: true,
-    async load() {
-      const { StandardBloomFilter } = await import('@bloomkit/standard');
-      return (n, p) => {
-        const f = StandardBloomFilter.create(n, p);
-        return bloomkit(
-          f,
-          (b, o) => StandardBloomFilter.deserialize(b, o),
-          (x) => falsePositiveRate(f.bits, x, f.hashes),
-        );
-      };
-    },
-  },
-  {
-    id: 'bloomkit-partitioned',
-    label: 'bloomkit partitioned',
-    library: 'bloomkit',
-    binary: true,
-    async load() {
-      const { PartitionedBloomFilter } = await import('@bloomkit/partitioned');
-      return (n, p) => {
-        const f = PartitionedBloomFilter.create(n, p);
-        return bloomkit(
-          f,
-          (b, o) => PartitionedBloomFilter.deserialize(b, o),
-          (x) => partitionedFalsePositiveRate(f.bits, x, f.hashes),
-        );
-      };
-    },
-  },
-  {
-    id: 'bloomkit-counting',
-    label: 'bloomkit counting (4-bit)',
-    library: 'bloomkit',
-    binary: true,
-    async load() {
-      const { CountingBloomFilter } = await import('@bloomkit/counting');
-      return (n, p) => {
-        const f = CountingBloomFilter.create(n, p);
-        return bloomkit(
-          f,
-          (b, o) => CountingBloomFilter.deserialize(b, o),
-          (x) => falsePositiveRate(f.bits, x, f.hashes),
-        );
-      };
-    },
-  },
-  {
-    id: 'bloomkit-blocked',
-    label: 'bloomkit blocked',
-    library: 'bloomkit',
-    binary: true,
-    async load() {
-      const { BlockedBloomFilter } = await import('@bloomkit/blocked');
-      return (n, p) => {
-        const f = BlockedBloomFilter.create(n, p);
-        return bloomkit(
-          f,
-          (b, o) => BlockedBloomFilter.deserialize(b, o),
-          (x) => blockedFalsePositiveRate(f.bits, x, f.hashes),
-        );
-      };
-    },
-  },
-  {
-    id: 'bloomkit-scalable',
-    label: 'bloomkit scalable',
-    library: 'bloomkit',
-    binary: true,
-    async load() {
-      const { ScalableBloomFilter } = await import('@bloomkit/scalable');
-      return (_n, p) => {
-        const f = ScalableBloomFilter.create(SCALABLE_INITIAL_CAPACITY, p);
-        const instance = bloomkit(f, (b, o) => ScalableBloomFilter.deserialize(b, o), undefined);
-        instance.predictedFpr = () =>
-          f.subFilters().reduce((sum, s) => sum + partitionedFalsePositiveRate(s.bits, s.count, s.hashes), 0);
-        return instance;
-      };
-    },
-  },
+  ...kinds().map(bloomkitContender),
   {
     id: 'bloom-filters-standard',
     label: 'bloom-filters BloomFilter',

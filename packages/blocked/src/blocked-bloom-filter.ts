@@ -1,18 +1,15 @@
-import { type ByteSource, type DeserializeOptions, FilterKind, type SeedOption } from '@bloomkit/core';
-import {
-  BitArray,
-  BloomEngine,
-  decodeSingleFilter,
-  type FilterShapeOptions,
-  type FilterState,
-  fromFilterJson,
-  kindById,
-  planShape,
-  resolveShape,
-  resolveState,
-} from '@bloomkit/core/internal';
+import { blockedLayout, type KindRecord } from '@bloomkit/core';
+import { BitFilter } from '@bloomkit/core/internal';
 
-const KIND = kindById(FilterKind.Blocked)!;
+/** Kind 5 of docs/FORMAT.md: its id, name and layout. */
+export const blockedKind: KindRecord = {
+  id: 5,
+  name: 'blocked',
+  className: 'BlockedBloomFilter',
+  params: 'single',
+  layout: blockedLayout,
+  counterWidths: [0],
+};
 
 /**
  * A blocked Bloom filter (RocksDB's FastLocalBloom; Putze, Sanders & Singler, "Cache-, Hash- and Space-Efficient
@@ -30,41 +27,6 @@ const KIND = kindById(FilterKind.Blocked)!;
  * Limits: m up to 2^41 bits (2^32 blocks, 256 GiB); an explicit `bits` is rounded up to a multiple of 512.
  * Serialized form: kind 5 of docs/FORMAT.md.
  */
-export class BlockedBloomFilter extends BloomEngine<BitArray> {
-  /**
-   * An empty filter with m = `bits` and k = `hashes`. For sizing from a capacity and rate use {@link create}.
-   * `state` (advanced) supplies existing storage and counters, as `deserialize` and `union` do.
-   */
-  constructor(options: FilterShapeOptions, state?: FilterState<BitArray>) {
-    const shape = resolveShape(KIND, options, state?.storage === undefined ? { bitsPerSlot: 1 } : undefined);
-    const resolved = resolveState(KIND, state);
-    super(KIND, shape, resolved.storage ?? new BitArray(shape.bits), resolved);
-  }
-
-  /**
-   * A filter for `capacity` keys whose predicted false-positive rate at capacity is at most `fpr`.
-   * @param capacity expected number of distinct keys, an integer ≥ 1.
-   * @param fpr target false-positive rate, in (0, 1).
-   */
-  static create(capacity: number, fpr: number, options?: SeedOption): BlockedBloomFilter {
-    const plan = planShape(KIND, capacity, fpr, options);
-    return new BlockedBloomFilter(plan, { capacity: plan.capacity, fpr: plan.fpr });
-  }
-
-  /**
-   * Reads a filter written by {@link serialize}. Bytes of another kind, corrupt or truncated bytes get a
-   * FormatError. With `copy: false` the filter works on `bytes` in place.
-   */
-  static deserialize(bytes: ByteSource, options?: DeserializeOptions): BlockedBloomFilter {
-    const { shape, state } = decodeSingleFilter<BitArray>(KIND, bytes, options);
-    return new BlockedBloomFilter(shape, state);
-  }
-
-  /** Reads the JSON form written by `toJSON()` (the object or its JSON text); FormatError for anything else. */
-  static fromJSON(json: unknown, options?: DeserializeOptions): BlockedBloomFilter {
-    return BlockedBloomFilter.deserialize(
-      fromFilterJson('BlockedBloomFilter.fromJSON', json, KIND.name),
-      options,
-    );
-  }
+export class BlockedBloomFilter extends BitFilter {
+  static override readonly kind: KindRecord = blockedKind;
 }

@@ -1,1 +1,1 @@
-export { BlockedBloomFilter } from './blocked-bloom-filter.js';
+export { BlockedBloomFilter, blockedKind } from './blocked-bloom-filter.js';

@@ -1,11 +1,10 @@
-import { ScalableBloomFilter } from '@bloomkit/scalable';
-import type { AnyFilter } from './filters.js';
+import { type AnyFilter, grows } from './filters.js';
 import { grouped } from './units.js';
 
 /**
  * Watches a filter of fixed size for the moment it passes the capacity it was created for, where its
  * false-positive rate starts to exceed the one promised, and says so on stderr once, at that moment. Filters built
- * from explicit bits and hashes promised no rate and are not watched; a scalable filter grows instead.
+ * from explicit bits and hashes promised no rate and are not watched; a growing (scalable) filter grows instead.
  */
 export class CapacityWatch {
   private readonly capacity: number | undefined;
@@ -16,7 +15,7 @@ export class CapacityWatch {
     private readonly filter: AnyFilter,
     private readonly label: string,
   ) {
-    this.capacity = filter instanceof ScalableBloomFilter ? undefined : filter.capacity;
+    this.capacity = grows(filter) ? undefined : filter.capacity;
     if (this.capacity !== undefined && filter.count > this.capacity) this.warn();
   }
 
@@ -28,8 +27,7 @@ export class CapacityWatch {
   private warn(): void {
     this.passed = true;
     const { filter } = this;
-    const target =
-      filter instanceof ScalableBloomFilter || filter.fpr === undefined ? '' : ` (created for ${filter.fpr})`;
+    const target = filter.fpr === undefined ? '' : ` (created for ${filter.fpr})`;
     process.stderr.write(
       `bloomkit: ${this.label}: warning: now holds ${grouped(filter.count)} keys, past its capacity of ${grouped(this.capacity!)}; its false-positive rate rises above the one promised${target}. Create a larger filter, or use a scalable one\n`,
     );

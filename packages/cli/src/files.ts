@@ -15,15 +15,13 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { BloomError, readFileHeader } from '@bloomkit/core';
+import { BloomError, type FilterHeader, HEADER_BYTES, readFileHeader } from '@bloomkit/core';
 import { CliError, describeError } from './errors.js';
 import { type AnyFilter, decodeFilter } from './filters.js';
 
 /** Files up to this size are read into one array; larger ones in page-sized parts (the library's 512 MiB). */
 const ONE_READ_BYTES = 2 ** 30;
 const PAGE_BYTES = 2 ** 29;
-const HEADER_BYTES = 24;
-const MAGIC = [0x42, 0x4c, 0x4d, 0x4b];
 /** Symlinks followed before giving up (the kernel's own limit, ELOOP, is 40). */
 const MAX_LINKS = 40;
 
@@ -35,16 +33,23 @@ const MAX_LINKS = 40;
  * CliError naming the file.
  */
 export function readFilterFile(path: string, verifyChecksum = true): AnyFilter {
-  const bytes = readFilterBytes(path);
+  const { header, bytes } = readFilterBytes(path);
   try {
-    return decodeFilter(bytes, verifyChecksum);
+    return decodeFilter(header, bytes, verifyChecksum);
   } catch (error) {
     throw inFile(path, error);
   }
 }
 
-/** The bytes of a filter file, header checked first: one array up to 1 GiB, else parts. */
-export function readFilterBytes(path: string): Uint8Array | Uint8Array[] {
+/** A filter file as read: its header (checked against the file's size) and its bytes. */
+export interface FilterFileBytes {
+  readonly header: FilterHeader;
+  /** One array up to 1 GiB, else parts. */
+  readonly bytes: Uint8Array | Uint8Array[];
+}
+
+/** The bytes of a filter file, its header read and checked first, once: one array up to 1 GiB, else parts. */
+export function readFilterBytes(path: string): FilterFileBytes {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -55,20 +60,16 @@ export function readFilterBytes(path: string): Uint8Array | Uint8Array[] {
     const stat = fstatSync(fd);
     if (stat.isDirectory()) throw new CliError(`${path}: is a directory, not a filter file`);
     const size = stat.size;
-    const head = readRange(fd, 0, Math.min(size, HEADER_BYTES), path);
-    if (MAGIC.some((byte, i) => head[i] !== byte)) {
-      throw new CliError(`${path}: not a bloomkit filter file (no "BLMK" header)`);
-    }
-    const { paramsLength } = readFileHeader(head, size);
-    if (size <= ONE_READ_BYTES) return readRange(fd, 0, size, path);
-    const payloadStart = HEADER_BYTES + paramsLength;
+    const header = readFileHeader(readRange(fd, 0, Math.min(size, HEADER_BYTES), path), size);
+    if (size <= ONE_READ_BYTES) return { header, bytes: readRange(fd, 0, size, path) };
+    const payloadStart = HEADER_BYTES + header.paramsLength;
     const parts = [readRange(fd, 0, payloadStart, path)];
     const trailerStart = size - 4;
     for (let at = payloadStart; at < trailerStart; at += PAGE_BYTES) {
       parts.push(readRange(fd, at, Math.min(PAGE_BYTES, trailerStart - at), path));
     }
     parts.push(readRange(fd, trailerStart, size - trailerStart, path));
-    return parts;
+    return { header, bytes: parts };
   } catch (error) {
     throw inFile(path, error);
   } finally {

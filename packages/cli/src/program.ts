@@ -10,7 +10,7 @@ import { runInfo } from './commands/info.js';
 import { ADD, DELETE, HAS, type KeyedOptions, runKeyed } from './commands/keyed.js';
 import { runPull, runPush } from './commands/push-pull.js';
 import { CliError, describeError, EXIT } from './errors.js';
-import { type CounterBits, KIND_NAMES, type KindName } from './filters.js';
+import { kindChoices, parseKind } from './filters.js';
 import { Interrupts } from './interrupts.js';
 import { DEFAULT_WAIT_SECONDS } from './lock.js';
 import type { WriterOptions } from './locked-file.js';
@@ -43,18 +43,11 @@ function seed(text: string): number | 'random' {
   return integer('--seed', 0, 0xffffffff, '2^32 - 1')(text);
 }
 
-function kind(text: string): KindName {
-  if (!(KIND_NAMES as readonly string[]).includes(text)) {
-    throw new CliError(`--kind must be one of ${KIND_NAMES.join(', ')}, got '${text}'`);
-  }
-  return text as KindName;
-}
-
-function counterBits(text: string): CounterBits {
+function counterBits(text: string): number {
   if (text !== '4' && text !== '8' && text !== '16') {
     throw new CliError(`--counter-bits must be 4, 8 or 16, got '${text}'`);
   }
-  return Number(text) as CounterBits;
+  return Number(text);
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -139,7 +132,7 @@ export function buildProgram(exit: (code: number) => void, interrupts: Interrupt
     )
     .option('-k, --hashes <k>', 'explicit number of hashes, with --bits', integer('--hashes', 1, 64))
     .addOption(
-      new Option('--kind <kind>', `one of ${KIND_NAMES.join(', ')}`).default('standard').argParser(kind),
+      new Option('--kind <kind>', `one of ${kindChoices()}`).default('standard').argParser(parseKind),
     )
     .option(
       '--seed <seed>',
@@ -241,7 +234,7 @@ export function buildProgram(exit: (code: number) => void, interrupts: Interrupt
       `false-positive rate: the share of new lines wrongly dropped (default ${DEDUP_FPR})`,
       rate('--fpr'),
     )
-    .option('--kind <kind>', 'filter kind (default scalable; blocked with --fixed)', kind)
+    .option('--kind <kind>', 'filter kind (default scalable; blocked with --fixed)', parseKind)
     .option('--seed <seed>', 'hash seed for a new filter, or "random"', seed)
     .option('-0, --null', 'NUL-separated records instead of lines')
     .option('-q, --quiet', 'no progress on stderr')

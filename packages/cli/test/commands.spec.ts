@@ -148,7 +148,7 @@ describe('info', () => {
     const foreign = bloomkit(['info', at('foreign.bf')], { cwd: dir });
     expect([foreign.status, foreign.stderr]).toEqual([
       2,
-      `bloomkit: ${at('foreign.bf')}: not a bloomkit filter file (no "BLMK" header)\n`,
+      `bloomkit: ${at('foreign.bf')}: not a bloomkit filter (magic bytes are not "BLMK")\n`,
     ]);
   });
 });

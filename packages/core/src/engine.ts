@@ -338,6 +338,15 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
     return encodeSingleFilterParts(this.kind, this, this.store, this);
   }
 
+  /**
+   * The payload of the serialized form (docs/FORMAT.md §3.1–3.3: the bits or counters, between the params and the
+   * checksum) as views of this filter's storage, one per page, not copies: the bytes a store that keeps only the
+   * payload (such as `@bloomkit/redis`) writes. Read them before the filter next changes.
+   */
+  payloadParts(): Uint8Array[] {
+    return [...this.store.pages];
+  }
+
   /** The shape as the kind's constructor takes it, counter width included. */
   protected shapeOptions(): FilterShapeOptions & { counterBits?: number } {
     const counterBits = this.store.counterBits;

@@ -44,3 +44,14 @@ export class UnsupportedVersionError extends FormatError {
     this.version = version;
   }
 }
+
+/**
+ * The stored CRC-32C does not match the bytes: they were changed after they were written (a torn write, a bad
+ * disk, an edit). Everything else about them may still be valid, which is why `bloomkit info` still reports them.
+ */
+export class ChecksumMismatchError extends FormatError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ChecksumMismatchError';
+  }
+}

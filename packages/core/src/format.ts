@@ -1,6 +1,11 @@
 import { crc32c } from './checksum.js';
-import { FormatError, InvalidArgumentError, UnsupportedVersionError } from './errors.js';
-import { kindById, knownKinds } from './kinds.js';
+import {
+  ChecksumMismatchError,
+  FormatError,
+  InvalidArgumentError,
+  UnsupportedVersionError,
+} from './errors.js';
+import type { KindRecord } from './kinds.js';
 import { type ByteSource, crc32cOfParts, gatherBytes, lengthOf, sliceParts, toParts } from './parts.js';
 
 /**
@@ -9,7 +14,7 @@ import { type ByteSource, crc32cOfParts, gatherBytes, lengthOf, sliceParts, toPa
  *     offset  size  field
  *     0       4     magic "BLMK" (42 4C 4D 4B)
  *     4       1     format version (1)
- *     5       1     filter kind ({@link FilterKind})
+ *     5       1     filter kind (a {@link KindRecord} id, 1–255)
  *     6       1     hash algorithm ({@link HashAlgorithm})
  *     7       1     flags, 0 (reserved)
  *     8       4     seed, u32 little-endian
@@ -71,7 +76,7 @@ export interface Envelope {
 /** Options for {@link decodeEnvelope}. */
 export interface DecodeOptions {
   /** Reject any other kind. */
-  readonly expectedKind?: number;
+  readonly expectedKind?: KindRecord;
   /** Verify the CRC-32C (default true). Off, decoding is O(1) in the payload size. */
   readonly verifyChecksum?: boolean;
   /** Allow bytes after the envelope (for nested envelopes); default false. */
@@ -163,7 +168,7 @@ export function decodeEnvelope(input: ByteSource, options: DecodeOptions = {}): 
     const stored = new DataView(trailer.buffer, trailer.byteOffset, CHECKSUM_BYTES).getUint32(0, true);
     const actual = crc32cOfParts(sliceParts(parts, 0, byteLength - CHECKSUM_BYTES));
     if (stored !== actual) {
-      throw new FormatError(
+      throw new ChecksumMismatchError(
         `${where}: checksum mismatch (stored 0x${hex32(stored)}, computed 0x${hex32(actual)}): the bytes are corrupt`,
       );
     }
@@ -206,6 +211,11 @@ export function checkEnvelopeHeader(
   options: Omit<DecodeOptions, 'verifyChecksum'> = {},
 ): EnvelopeHeader {
   const where = options.where ?? 'decodeEnvelope';
+  // Foreign bytes first (as far as they go), so a short foreign file is called foreign, not short.
+  for (let i = 0; i < Math.min(4, header.length); i++) {
+    if (header[i] !== MAGIC[i])
+      throw new FormatError(`${where}: not a bloomkit filter (magic bytes are not "BLMK")`);
+  }
   if (total < MIN_ENVELOPE_BYTES) {
     throw new FormatError(
       `${where}: input is ${total} bytes, shorter than the smallest filter file (${MIN_ENVELOPE_BYTES} bytes)`,
@@ -213,10 +223,6 @@ export function checkEnvelopeHeader(
   }
   if (header.length < HEADER_BYTES) {
     throw new InvalidArgumentError(`${where}: give the header's ${HEADER_BYTES} bytes, got ${header.length}`);
-  }
-  for (let i = 0; i < 4; i++) {
-    if (header[i] !== MAGIC[i])
-      throw new FormatError(`${where}: not a bloomkit filter (magic bytes are not "BLMK")`);
   }
   const view = new DataView(header.buffer, header.byteOffset, HEADER_BYTES);
   const version = view.getUint8(4);
@@ -229,13 +235,11 @@ export function checkEnvelopeHeader(
   if (version === 0)
     throw new FormatError(`${where}: format version must be in [1, ${FORMAT_VERSION}], got 0`);
   const kind = view.getUint8(5);
-  const record = kindById(kind);
-  if (record === undefined) {
-    throw new FormatError(`${where}: unknown filter kind ${kind} (known: ${knownKinds()})`);
-  }
-  if (options.expectedKind !== undefined && kind !== options.expectedKind) {
+  if (kind === 0) throw new FormatError(`${where}: filter kind must be in [1, 255], got 0`);
+  const expected = options.expectedKind;
+  if (expected !== undefined && kind !== expected.id) {
     throw new FormatError(
-      `${where}: these bytes hold a ${record.name} filter (kind ${kind}), expected ${kindById(options.expectedKind)?.name} (kind ${options.expectedKind})`,
+      `${where}: these bytes hold a filter of kind ${kind}, not a ${expected.name} filter (kind ${expected.id})`,
     );
   }
   const hashAlgorithm = view.getUint8(6);

@@ -5,18 +5,17 @@ import {
   type EnvelopeHeader,
   HEADER_BYTES,
 } from './format.js';
-import { kindById } from './kinds.js';
 import type { ByteSource } from './parts.js';
 
 /** What the header of any bloomkit file says (docs/FORMAT.md §1), and whether its checksum was verified. */
 export interface FilterHeader {
   /** The format version that wrote it. */
   readonly version: number;
-  /** The kind id (§2) and its name: `standard`, `partitioned`, `counting`, `scalable`. */
+  /**
+   * The kind id (§2), 1–255. Which kinds exist, with their names and classes, is `@bloomkit/filters`' table
+   * (`kindById`); core reads the header of any kind.
+   */
   readonly kind: number;
-  readonly kindName: string;
-  /** The class that reads this kind, e.g. `StandardBloomFilter` in `@bloomkit/standard`. */
-  readonly className: string;
   /** The hash seed. */
   readonly seed: number;
   readonly paramsLength: number;
@@ -29,7 +28,7 @@ export interface FilterHeader {
 
 /**
  * Reads the header of any bloomkit file — which kind it holds and with which seed — after the envelope checks of
- * FORMAT.md §1 (magic, version, known kind, lengths against the input, and the checksum unless
+ * FORMAT.md §1 (magic, version, a kind id in [1, 255], lengths against the input, and the checksum unless
  * `verifyChecksum: false`). Throws FormatError for anything that is not a valid envelope; the kind's own params
  * are checked by its class's `deserialize`.
  */
@@ -54,14 +53,11 @@ export function readFileHeader(prefix: Uint8Array, fileLength: number): FilterHe
   return headerOf(head, false);
 }
 
-/** The header's facts, with the kind's names from the table of kinds. */
+/** The header's facts. */
 function headerOf(head: EnvelopeHeader, checksumVerified: boolean): FilterHeader {
-  const record = kindById(head.kind)!;
   return {
     version: head.version,
     kind: head.kind,
-    kindName: record.name,
-    className: record.className,
     seed: head.seed,
     paramsLength: head.paramsLength,
     payloadLength: head.payloadLength,

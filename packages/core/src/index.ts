@@ -3,6 +3,7 @@
 // (`@bloomkit/core/internal`).
 export {
   BloomError,
+  ChecksumMismatchError,
   FormatError,
   IncompatibleFiltersError,
   InvalidArgumentError,
@@ -15,11 +16,11 @@ export {
   type DeserializeOptions,
   type SeedOption,
 } from './filter.js';
-export { FORMAT_VERSION } from './format.js';
+export { FORMAT_VERSION, HEADER_BYTES } from './format.js';
 export { type FilterHeader, readFileHeader, readHeader } from './header.js';
 export { type FilterJson, MAX_JSON_FILE_BYTES } from './json.js';
 export type { Key } from './key.js';
-export { FilterKind } from './kinds.js';
+export type { KindRecord } from './kinds.js';
 export type { Layout } from './layout.js';
 export { blockedLayout, MAX_BLOCKED_BITS } from './layouts/blocked.js';
 export { partitionedLayout } from './layouts/partitioned.js';

@@ -1,6 +1,7 @@
 // `@bloomkit/core/internal`: the engine and plumbing the bloomkit filter packages are built from. Not for
 // applications; it follows the filter packages' versions, not semver of its own.
 export { BitArray, popcount32, type StorageOptions } from './bit-array.js';
+export { BitFilter, type BitFilterClass } from './bit-filter.js';
 export { crc32c } from './checksum.js';
 export { COUNTER_BITS, CounterArray, type CounterBits } from './counter-array.js';
 export { BloomEngine } from './engine.js';
@@ -28,7 +29,6 @@ export {
 } from './format.js';
 export { decodeBase64, encodeBase64, fromFilterJson, toFilterJson } from './json.js';
 export { assertKey, describe } from './key.js';
-export { KINDS, type KindRecord, kindById } from './kinds.js';
 export { hashInto } from './murmur3.js';
 export { Murmur3Stream } from './murmur3-stream.js';
 export { type ByteSource, gatherBytes, lengthOf, sliceParts, toParts } from './parts.js';

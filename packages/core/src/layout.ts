@@ -1,11 +1,11 @@
+import type { KindRecord } from './kinds.js';
 import type { Geometry } from './positions.js';
 
 /**
  * A layout: where a key's k positions may fall in m slots, and the math that follows from it. It is the one axis
- * along which the filter kinds differ in their bits (standard, partitioned, and the blocked layout to come);
- * storage (bits or counters) is the other axis, and it is the store's business. Each layout is one object in one
- * file under `layouts/`; the kind registry (kinds.ts) names the layout of each format kind, and nothing else
- * switches on it.
+ * along which the filter kinds differ in their bits (standard, partitioned, blocked); storage (bits or counters)
+ * is the other axis, and it is the store's business. Each layout is one object in one file under `layouts/`; a
+ * kind's record ({@link KindRecord}) names its layout, and nothing else switches on it.
  */
 export interface Layout {
   /** The layout's name, as `info` and error messages print it. */

@@ -137,7 +137,7 @@ export function decodeSingleFilter<S extends BitArray | CounterArray>(
 ): DecodedSingleFilter<S> {
   const where = `${kind.className}.deserialize`;
   const { copy, verifyChecksum } = readDeserializeOptions(where, options);
-  const envelope = decodeEnvelope(bytes, { expectedKind: kind.id, verifyChecksum, where });
+  const envelope = decodeEnvelope(bytes, { expectedKind: kind, verifyChecksum, where });
   const params = decodeFilterParams(envelope.params, where);
   const { bits, hashes, counterBits } = params;
   if (!kind.counterWidths.includes(counterBits)) {

@@ -2,21 +2,27 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BitArray } from '../src/bit-array.js';
 import { IncompatibleFiltersError, InvalidArgumentError } from '../src/errors.js';
-import { FilterKind, kindById } from '../src/kinds.js';
+import type { KindRecord } from '../src/kinds.js';
 import { murmur3x86_128Into } from '../src/murmur3.js';
 import { derivePositions } from '../src/positions.js';
-import { ToyCountingFilter, toyBitFilterClass } from './support/toy-filter.js';
+import {
+  TOY_BLOCKED,
+  TOY_PARTITIONED,
+  TOY_STANDARD,
+  ToyCountingFilter,
+  toyBitFilterClass,
+} from './support/toy-filter.js';
 
-const Standard = toyBitFilterClass(FilterKind.Standard);
-const Partitioned = toyBitFilterClass(FilterKind.Partitioned);
-const Blocked = toyBitFilterClass(FilterKind.Blocked);
+const Standard = toyBitFilterClass(TOY_STANDARD);
+const Partitioned = toyBitFilterClass(TOY_PARTITIONED);
+const Blocked = toyBitFilterClass(TOY_BLOCKED);
 
 /** The slots a key's positions.ts derivation names: what the engine's inline loops must mark. */
-function expectedSlots(kindId: number, key: string, bits: number, hashes: number, seed: number): number[] {
+function expectedSlots(kind: KindRecord, key: string, bits: number, hashes: number, seed: number): number[] {
   const hash = new Uint32Array(4);
   murmur3x86_128Into(key, seed, hash);
   const out = new Float64Array(hashes);
-  derivePositions(hash, kindById(kindId)!.layout.geometry(bits, hashes), hashes, out);
+  derivePositions(hash, kind.layout.geometry(bits, hashes), hashes, out);
   return [...new Set(out)].sort((a, b) => a - b);
 }
 
@@ -38,25 +44,23 @@ describe('BloomEngine', () => {
           const standard = new Standard({ bits, hashes, seed });
           expect(standard.add(key)).toBe(true);
           const bytes = standard.serialize().subarray(64, -4);
-          expect(setSlots(bytes)).toEqual(expectedSlots(FilterKind.Standard, key, bits, hashes, seed));
+          expect(setSlots(bytes)).toEqual(expectedSlots(TOY_STANDARD, key, bits, hashes, seed));
 
           const partitioned = new Partitioned({ bits: bits * hashes, hashes, seed });
           partitioned.add(key);
           const pBytes = partitioned.serialize().subarray(64, -4);
-          expect(setSlots(pBytes)).toEqual(
-            expectedSlots(FilterKind.Partitioned, key, bits * hashes, hashes, seed),
-          );
+          expect(setSlots(pBytes)).toEqual(expectedSlots(TOY_PARTITIONED, key, bits * hashes, hashes, seed));
 
           const blocked = new Blocked({ bits: bits * 512, hashes, seed });
           blocked.add(key);
           const bBytes = blocked.serialize().subarray(64, -4);
-          expect(setSlots(bBytes)).toEqual(expectedSlots(FilterKind.Blocked, key, bits * 512, hashes, seed));
+          expect(setSlots(bBytes)).toEqual(expectedSlots(TOY_BLOCKED, key, bits * 512, hashes, seed));
 
           const counting = new ToyCountingFilter({ bits, hashes, seed, counterBits: 8 });
           counting.add(key);
           const counters = counting.serialize().subarray(64, -4);
           const nonZero = [...counters.keys()].filter((i) => counters[i] !== 0);
-          expect(nonZero).toEqual(expectedSlots(FilterKind.Standard, key, bits, hashes, seed));
+          expect(nonZero).toEqual(expectedSlots(TOY_STANDARD, key, bits, hashes, seed));
         },
       ),
       { numRuns: 300 },

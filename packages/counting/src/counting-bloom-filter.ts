@@ -2,10 +2,11 @@ import {
   type ByteSource,
   type DeserializeOptions,
   derivePositions,
-  FilterKind,
   InvalidArgumentError,
   type Key,
+  type KindRecord,
   type SeedOption,
+  standardLayout,
 } from '@bloomkit/core';
 import {
   BloomEngine,
@@ -18,7 +19,6 @@ import {
   type FilterState,
   fromFilterJson,
   hashInto,
-  kindById,
   planShape,
   readOptions,
   resolveShape,
@@ -27,7 +27,16 @@ import {
 import type { StandardBloomFilter } from '@bloomkit/standard';
 import { toStandardFilter } from './to-standard.js';
 
-const KIND = kindById(FilterKind.Counting)!;
+/** Kind 3 of docs/FORMAT.md: counters in the standard layout, 4, 8 or 16 bits wide. */
+export const countingKind: KindRecord = {
+  id: 3,
+  name: 'counting',
+  className: 'CountingBloomFilter',
+  params: 'single',
+  layout: standardLayout,
+  counterWidths: [4, 8, 16],
+};
+const KIND = countingKind;
 
 /** Counter width used when none is given: 4 bits, enough for distinct keys (see the class comment). */
 export const DEFAULT_COUNTER_BITS: CounterBits = 4;
@@ -65,6 +74,8 @@ export interface CountingShapeOptions extends FilterShapeOptions {
  * Memory: `counterBits` times a standard filter's. Serialized form: kind 3 of docs/FORMAT.md.
  */
 export class CountingBloomFilter extends BloomEngine<CounterArray> {
+  /** The kind's format record. */
+  static readonly kind: KindRecord = countingKind;
   /** Bits per counter. */
   readonly counterBits: CounterBits;
   /** Scratch for delete and countOf: the key's hash and its k positions. */

@@ -1,1 +1,1 @@
-export { PartitionedBloomFilter } from './partitioned-bloom-filter.js';
+export { PartitionedBloomFilter, partitionedKind } from './partitioned-bloom-filter.js';

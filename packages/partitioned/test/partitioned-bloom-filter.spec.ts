@@ -54,7 +54,7 @@ describe('PartitionedBloomFilter', () => {
     expect(() => new PartitionedBloomFilter({ bits: 10, hashes: 0 })).toThrow(InvalidArgumentError);
     const standardBytes = StandardBloomFilter.create(10, 0.1).serialize();
     expect(() => PartitionedBloomFilter.deserialize(standardBytes)).toThrow(
-      /hold a standard filter \(kind 1\), expected partitioned/,
+      /hold a filter of kind 1, not a partitioned filter \(kind 2\)/,
     );
     expect(() => PartitionedBloomFilter.deserialize(new Uint8Array(100))).toThrow(FormatError);
     const a = PartitionedBloomFilter.create(10, 0.1);

@@ -1,14 +1,12 @@
-import { BlockedBloomFilter } from '@bloomkit/blocked';
-import { BLOCK_BITS, blockedLayout, type Key, partitionedLayout, standardLayout } from '@bloomkit/core';
+import { BLOCK_BITS, type Key } from '@bloomkit/core';
 import { BitArray, keyList } from '@bloomkit/core/internal';
-import { PartitionedBloomFilter } from '@bloomkit/partitioned';
-import { StandardBloomFilter } from '@bloomkit/standard';
 import { BitfieldBatch, SET_BIT } from './bitfield.js';
 import { allocateBytes, readBytes, writeBytes } from './bytes.js';
 import { runScript, script } from './client.js';
 import { filterGone, isGoneReply } from './errors.js';
 import { checkGuard, GUARD_BYTES, guardBytes, guardRead } from './guard.js';
-import type { LocalFilter } from './local.js';
+import { type RedisKind, redisKind, singleClass } from './kinds.js';
+import type { LocalFilter, SingleLocalFilter } from './local.js';
 import { answers, PackedOffsets } from './packed.js';
 import { KeyPositions, redisBitOffset } from './positions.js';
 import { BITS_HAS } from './scripts.js';
@@ -30,6 +28,8 @@ import type { Counter, Store, StoreContext } from './store.js';
  */
 export class BitStore implements Store {
   private readonly positions: KeyPositions;
+  /** The kind, from the table (its layout, and whether it shards). */
+  private readonly kind: RedisKind;
   /** Bits per shard (blocked); Infinity for one string. */
   private readonly shardBits: number;
 
@@ -38,18 +38,13 @@ export class BitStore implements Store {
     private readonly counter: Counter,
   ) {
     const { params } = context;
-    const layout =
-      params.kind === 'blocked'
-        ? blockedLayout
-        : params.kind === 'partitioned'
-          ? partitionedLayout
-          : standardLayout;
-    this.positions = new KeyPositions(layout, params.bits, params.hashes, params.seed);
-    this.shardBits = params.kind === 'blocked' ? params.shardBlocks * BLOCK_BITS : Number.POSITIVE_INFINITY;
+    this.kind = redisKind(params.kind)!;
+    this.positions = new KeyPositions(this.kind.record.layout, params.bits, params.hashes, params.seed);
+    this.shardBits = this.sharded ? params.shardBlocks * BLOCK_BITS : Number.POSITIVE_INFINITY;
   }
 
   private get sharded(): boolean {
-    return this.context.params.kind === 'blocked';
+    return this.kind.storage === 'shards';
   }
 
   /** Bytes of each string, in payload order. */
@@ -224,13 +219,12 @@ export class BitStore implements Store {
       maxBytes: Number.MAX_SAFE_INTEGER,
     };
     const state = { storage, count, capacity: params.capacity ?? undefined, fpr: params.fpr ?? undefined };
-    if (params.kind === 'blocked') return new BlockedBloomFilter(shape, state);
-    if (params.kind === 'partitioned') return new PartitionedBloomFilter(shape, state);
-    return new StandardBloomFilter(shape, state);
+    const Class = singleClass(this.kind);
+    return new Class(shape, state) as LocalFilter;
   }
 
   async write(filter: LocalFilter): Promise<void> {
-    const pages = (filter.serializeParts() as Uint8Array[]).slice(1, -1);
+    const pages = (filter as SingleLocalFilter).payloadParts();
     const payload = new PagesReader(pages);
     const sizes = this.sizes();
     const guard = guardBytes(this.context.generation);

@@ -1,12 +1,12 @@
 import { type Key, standardLayout } from '@bloomkit/core';
 import { CounterArray, type CounterBits, keyList } from '@bloomkit/core/internal';
-import { CountingBloomFilter } from '@bloomkit/counting';
 import { BitfieldBatch, BitfieldOp } from './bitfield.js';
 import { allocateBytes, readBytes, writeBytes } from './bytes.js';
 import { runScript, script } from './client.js';
 import { filterGone, isGoneReply } from './errors.js';
 import { checkGuard, GUARD_BYTES, guardBytes, guardRead } from './guard.js';
-import type { LocalFilter } from './local.js';
+import { redisKind, singleClass } from './kinds.js';
+import type { LocalFilter, SingleLocalFilter } from './local.js';
 import { answers, PackedOffsets } from './packed.js';
 import { KeyPositions, redisCounterOffset } from './positions.js';
 import { COUNTERS_DELETE } from './scripts.js';
@@ -130,7 +130,8 @@ export class CounterStore implements Store {
     const guard = await client.getrangeBuffer(keys.data, this.bytes(), this.bytes() + GUARD_BYTES - 1);
     if (!guardBytes(generation).equals(guard)) throw filterGone('RedisBloomFilter.export', name);
     const storage = new CounterArray(params.bits, params.counterBits as CounterBits, { bytes, copy: false });
-    return new CountingBloomFilter(
+    const Class = singleClass(redisKind(params.kind)!);
+    return new Class(
       {
         bits: params.bits,
         hashes: params.hashes,
@@ -139,11 +140,11 @@ export class CounterStore implements Store {
         maxBytes: Number.MAX_SAFE_INTEGER,
       },
       { storage, count, capacity: params.capacity ?? undefined, fpr: params.fpr ?? undefined },
-    );
+    ) as LocalFilter;
   }
 
   async write(filter: LocalFilter): Promise<void> {
-    const parts = filter.serializeParts().slice(1, -1);
+    const parts = (filter as SingleLocalFilter).payloadParts();
     const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
     await writeBytes(this.context.client, this.context.keys.data, bytes, guardBytes(this.context.generation));
   }

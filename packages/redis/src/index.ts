@@ -1,10 +1,9 @@
 export type { RedisClient } from './client.js';
 export { FilterNotFoundError, RedisFilterError } from './errors.js';
+export { type RedisStorage, redisKindNames } from './kinds.js';
 export type { LocalFilter } from './local.js';
 export {
   MAX_STRING_BITS,
-  REDIS_KINDS,
-  type RedisFilterKind,
   type RedisFilterParams,
 } from './params.js';
 export {

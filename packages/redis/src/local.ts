@@ -1,13 +1,10 @@
-import type { BlockedBloomFilter } from '@bloomkit/blocked';
-import type { CountingBloomFilter } from '@bloomkit/counting';
-import type { PartitionedBloomFilter } from '@bloomkit/partitioned';
-import type { ScalableBloomFilter } from '@bloomkit/scalable';
-import type { StandardBloomFilter } from '@bloomkit/standard';
+import type { AnyFilter } from '@bloomkit/filters';
 
-/** The local filter classes a Redis filter converts to and from (export, import). */
-export type LocalFilter =
-  | StandardBloomFilter
-  | PartitionedBloomFilter
-  | CountingBloomFilter
-  | BlockedBloomFilter
-  | ScalableBloomFilter;
+/**
+ * A local filter a Redis filter converts to and from (export, import): a filter of a kind in the table of
+ * `@bloomkit/filters` (a registered single kind has the same API as the built-in ones it shares a storage with).
+ */
+export type LocalFilter = AnyFilter;
+
+/** A local filter of a single kind: its payload is what one store's strings hold (`payloadParts`, core's engine). */
+export type SingleLocalFilter = LocalFilter & { payloadParts(): Uint8Array[] };

@@ -1,20 +1,10 @@
-import {
-  BLOCK_BITS,
-  FormatError,
-  MAX_BLOCKED_BITS,
-  MAX_HASHES,
-  partitionedLayout,
-  standardLayout,
-} from '@bloomkit/core';
+import { BLOCK_BITS, FormatError, MAX_BLOCKED_BITS, MAX_HASHES } from '@bloomkit/core';
 import { GROWTH_FACTORS, MAX_SUB_FILTERS, subFilterShape } from '@bloomkit/scalable';
 import { metaKey } from './keys.js';
+import { redisKind, redisKindNames } from './kinds.js';
 
 /** Redis's largest string: 512 MB, 2^32 bits. */
 export const MAX_STRING_BITS: number = 2 ** 32;
-
-/** The kinds a filter in Redis can be. */
-export const REDIS_KINDS = ['standard', 'partitioned', 'counting', 'blocked', 'scalable'] as const;
-export type RedisFilterKind = (typeof REDIS_KINDS)[number];
 
 /**
  * A filter's parameters, stored in Redis as the hash `bloomkit:{NAME}:meta` so that any process opens the filter
@@ -22,7 +12,8 @@ export type RedisFilterKind = (typeof REDIS_KINDS)[number];
  * storage is allocated, then `ready`) and, for scalable filters, `filters` and `count:i` per sub-filter.
  */
 export interface RedisFilterParams {
-  readonly kind: RedisFilterKind;
+  /** The kind's name in the table of `@bloomkit/filters` (one Redis can hold, see kinds.ts). */
+  readonly kind: string;
   readonly seed: number;
   /** m: bits (counters for counting). For scalable, of sub-filter 0. */
   readonly bits: number;
@@ -91,9 +82,14 @@ export function decodeParams(where: string, name: string, fields: Record<string,
       `${where}: the Redis key ${metaKey(name)} is not a bloomkit filter (format field ${JSON.stringify(fields.format)})`,
     );
   }
-  const kind = fields.kind as RedisFilterKind;
-  if (!REDIS_KINDS.includes(kind))
-    throw new FormatError(`${where}: unknown kind ${JSON.stringify(fields.kind)}`);
+  const found = redisKind(fields.kind);
+  if (found === undefined) {
+    throw new FormatError(
+      `${where}: unknown kind ${JSON.stringify(fields.kind)} (known: ${redisKindNames().join(', ')})`,
+    );
+  }
+  const { storage, record } = found;
+  const kind = record.name;
   const bad = (field: string, range: string) =>
     new FormatError(
       `${where}: meta field ${field} of ${metaKey(name)} must be ${range}, got ${JSON.stringify(fields[field])}`,
@@ -120,13 +116,13 @@ export function decodeParams(where: string, name: string, fields: Record<string,
   const seed = int('seed', 0, MAX_U32);
   const hashes = int('hashes', 1, MAX_HASHES);
   const sized = fields.capacity !== '' || fields.fpr !== '';
-  const capacity = sized || kind === 'scalable' ? int('capacity', 1, Number.MAX_SAFE_INTEGER) : null;
-  const fpr = sized || kind === 'scalable' ? rate('fpr') : null;
+  const capacity = sized || storage === 'chain' ? int('capacity', 1, Number.MAX_SAFE_INTEGER) : null;
+  const fpr = sized || storage === 'chain' ? rate('fpr') : null;
   const base = { kind, seed, hashes, capacity, fpr };
   const zero = (field: string) => int(field, 0, 0);
   /** The fields of a kind in one string: one shard, no shard blocks. */
   const oneString = () => ({ shards: int('shards', 1, 1), shardBlocks: zero('shardBlocks') });
-  if (kind === 'scalable') {
+  if (storage === 'chain') {
     const growth = int('growth', 2, 4);
     if (!(GROWTH_FACTORS as readonly number[]).includes(growth)) throw bad('growth', 'one of 2, 4');
     const tightening = rate('tightening');
@@ -148,13 +144,13 @@ export function decodeParams(where: string, name: string, fields: Record<string,
     return { ...base, bits, counterBits: zero('counterBits'), ...oneString(), growth, tightening };
   }
   const fixed = { growth: zero('growth'), tightening: int('tightening', 0, 0) };
-  if (kind === 'counting') {
+  if (storage === 'counters') {
     const counterBits = int('counterBits', 4, 8);
     if (counterBits !== 4 && counterBits !== 8) throw bad('counterBits', 'one of 4, 8');
     const bits = int('bits', 1, MAX_STRING_BITS / counterBits);
     return { ...base, bits, counterBits, ...oneString(), ...fixed };
   }
-  if (kind === 'blocked') {
+  if (storage === 'shards') {
     const bits = int('bits', BLOCK_BITS, MAX_BLOCKED_BITS);
     if (bits % BLOCK_BITS !== 0) throw bad('bits', `a multiple of ${BLOCK_BITS}`);
     const blocks = bits / BLOCK_BITS;
@@ -169,7 +165,7 @@ export function decodeParams(where: string, name: string, fields: Record<string,
     return { ...base, bits, counterBits: zero('counterBits'), shards, shardBlocks, ...fixed };
   }
   const bits = int('bits', 1, MAX_STRING_BITS);
-  const unit = (kind === 'partitioned' ? partitionedLayout : standardLayout).bitsUnit(hashes);
+  const unit = record.layout.bitsUnit(hashes);
   if (bits % unit !== 0) throw bad('bits', `a multiple of ${unit} (the layout's unit with k = ${hashes})`);
   return { ...base, bits, counterBits: zero('counterBits'), ...oneString(), ...fixed };
 }

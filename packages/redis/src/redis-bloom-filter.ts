@@ -1,17 +1,11 @@
-import { BlockedBloomFilter } from '@bloomkit/blocked';
 import {
   BLOCK_BITS,
+  type BloomFilter,
   type ByteSource,
-  blockedLayout,
   chooseShape,
-  FilterKind,
-  FormatError,
   IncompatibleFiltersError,
   InvalidArgumentError,
   type Key,
-  partitionedLayout,
-  readHeader,
-  standardLayout,
 } from '@bloomkit/core';
 import {
   checkInteger,
@@ -20,21 +14,20 @@ import {
   readOptions,
   resolveSeed,
 } from '@bloomkit/core/internal';
-import { CountingBloomFilter } from '@bloomkit/counting';
-import { PartitionedBloomFilter } from '@bloomkit/partitioned';
+import { classOf, deserializeAny } from '@bloomkit/filters';
 import {
   DEFAULT_GROWTH,
   DEFAULT_TIGHTENING,
   GROWTH_FACTORS,
-  ScalableBloomFilter,
+  type ScalableBloomFilter,
   subFilterShape,
 } from '@bloomkit/scalable';
-import { StandardBloomFilter } from '@bloomkit/standard';
 import { BitStore } from './bit-store.js';
 import { type RedisClient, runScript, script } from './client.js';
 import { CounterStore } from './counter-store.js';
 import { FilterNotFoundError, filterGone, RedisFilterError } from './errors.js';
 import { checkName, filterKeys, metaKey } from './keys.js';
+import { type RedisKind, redisKind, requireRedisKind } from './kinds.js';
 import type { LocalFilter } from './local.js';
 import {
   checkCount,
@@ -45,8 +38,6 @@ import {
   MAX_SHARDS,
   MAX_STRING_BITS,
   newGeneration,
-  REDIS_KINDS,
-  type RedisFilterKind,
   type RedisFilterParams,
 } from './params.js';
 import { ScalableStore } from './scalable-store.js';
@@ -61,7 +52,8 @@ export const DEFAULT_SHARD_BYTES: number = 4 * 1024 * 1024;
 
 /** How to create a filter in Redis. */
 export interface RedisFilterOptions {
-  readonly kind: RedisFilterKind;
+  /** A kind's name from the table of `@bloomkit/filters` that Redis holds (`redisKindNames()`). */
+  readonly kind: string;
   /** Keys the filter is sized for (for scalable: the first sub-filter's), with `fpr`. */
   readonly capacity?: number;
   /** Target false-positive rate, in (0, 1). */
@@ -116,7 +108,7 @@ export interface RedisFilterInfo extends RedisFilterParams {
  */
 export class RedisBloomFilter {
   readonly name: string;
-  readonly kind: RedisFilterKind;
+  readonly kind: string;
   readonly seed: number;
   /** m (counters for counting; of the first sub-filter for scalable). */
   readonly bits: number;
@@ -145,10 +137,11 @@ export class RedisBloomFilter {
     this.keys = filterKeys(name, generation);
     const context = { client, name, keys: this.keys, params, generation };
     this.counter = new Counter(client, this.keys.meta, generation);
+    const { storage } = redisKind(params.kind)!;
     this.store =
-      params.kind === 'counting'
+      storage === 'counters'
         ? new CounterStore(context, this.counter)
-        : params.kind === 'scalable'
+        : storage === 'chain'
           ? new ScalableStore(context)
           : new BitStore(context, this.counter);
   }
@@ -230,7 +223,7 @@ export class RedisBloomFilter {
   ): Promise<RedisBloomFilter> {
     const where = 'RedisBloomFilter.import';
     checkName(where, name);
-    const local = decodeLocal(bytes);
+    const local = decodeLocal(where, bytes);
     const params = paramsOf(where, local, options.shards);
     const generation = newGeneration();
     const keys = filterKeys(name, generation);
@@ -388,13 +381,14 @@ function readTtl(where: string, ttl: number | undefined): number | undefined {
 
 /** The stored parameters for create's options, sized as the local classes size them. */
 function planParams(where: string, o: RedisFilterOptions): RedisFilterParams {
-  const kind = checkOneOf(where, 'kind', o.kind, REDIS_KINDS);
+  const { record, storage } = requireRedisKind(where, o.kind);
+  const kind = record.name;
   const seed = resolveSeed(where, o.seed);
   const base = { kind, seed, counterBits: 0, shards: 1, shardBlocks: 0, growth: 0, tightening: 0 };
-  if (kind === 'scalable') {
+  if (storage === 'chain') {
     if (o.bits !== undefined || o.hashes !== undefined) {
       throw new InvalidArgumentError(
-        `${where}: a scalable filter is sized by capacity and fpr, not bits and hashes`,
+        `${where}: a ${kind} filter is sized by capacity and fpr, not bits and hashes`,
       );
     }
     const growth = checkOneOf(where, 'growth', o.growth ?? DEFAULT_GROWTH, GROWTH_FACTORS);
@@ -402,15 +396,16 @@ function planParams(where: string, o: RedisFilterOptions): RedisFilterParams {
     const capacity = checkInteger(where, 'capacity', o.capacity, 1, Number.MAX_SAFE_INTEGER);
     const fpr = checkOpenInterval(where, 'fpr', o.fpr, 0, 1);
     const first = subFilterShape({ initialCapacity: capacity, fpr, growth, tightening }, 0);
-    checkStringBits(where, kind, first.bits);
+    checkStringBits(where, kind, storage, first.bits);
     return { ...base, bits: first.bits, hashes: first.hashes, capacity, fpr, growth, tightening };
   }
-  const layout =
-    kind === 'blocked' ? blockedLayout : kind === 'partitioned' ? partitionedLayout : standardLayout;
+  const layout = record.layout;
   const counterBits =
-    kind === 'counting' ? checkOneOf(where, 'counterBits', o.counterBits ?? 4, [4, 8] as const) : 0;
-  if (kind !== 'counting' && o.counterBits !== undefined) {
-    throw new InvalidArgumentError(`${where}: counterBits applies to kind 'counting' only`);
+    storage === 'counters' ? checkOneOf(where, 'counterBits', o.counterBits ?? 4, [4, 8] as const) : 0;
+  if (storage !== 'counters' && o.counterBits !== undefined) {
+    throw new InvalidArgumentError(
+      `${where}: counterBits applies to a kind with counters (counting), not ${kind}`,
+    );
   }
   let bits: number;
   let hashes: number;
@@ -427,12 +422,12 @@ function planParams(where: string, o: RedisFilterOptions): RedisFilterParams {
     hashes = shape.hashes;
     fpr = o.fpr as number;
   }
-  if (kind === 'blocked') {
-    return { ...base, bits, hashes, capacity, fpr, ...shardLayout(where, bits, o.shards) };
+  if (storage === 'shards') {
+    return { ...base, bits, hashes, capacity, fpr, ...shardLayout(where, kind, bits, o.shards) };
   }
   if (o.shards !== undefined)
-    throw new InvalidArgumentError(`${where}: shards applies to kind 'blocked' only`);
-  checkStringBits(where, kind, bits * Math.max(1, counterBits));
+    throw new InvalidArgumentError(`${where}: shards applies to a kind of the blocked layout, not ${kind}`);
+  checkStringBits(where, kind, storage, bits * Math.max(1, counterBits));
   return { ...base, bits, hashes, capacity, fpr, counterBits };
 }
 
@@ -444,6 +439,7 @@ function planParams(where: string, o: RedisFilterOptions): RedisFilterParams {
  */
 function shardLayout(
   where: string,
+  kind: string,
   bits: number,
   requested: number | undefined,
 ): { shards: number; shardBlocks: number } {
@@ -453,7 +449,7 @@ function shardLayout(
       ? DEFAULT_SHARD_BYTES / 64 - 1
       : Math.ceil(blocks / checkInteger(where, 'shards', requested, 1, Math.min(blocks, MAX_SHARDS)));
   const shardBlocks = Math.min(blocks, sizeClass((needed + 1) * 64) / 64 - 1);
-  checkStringBits(where, 'blocked', shardBlocks * BLOCK_BITS);
+  checkStringBits(where, kind, 'shards', shardBlocks * BLOCK_BITS);
   return { shards: Math.ceil(blocks / shardBlocks), shardBlocks };
 }
 
@@ -465,47 +461,45 @@ function sizeClass(bytes: number): number {
 }
 
 /** One Redis string holds at most 2^32 bits. */
-function checkStringBits(where: string, kind: RedisFilterKind, bits: number): void {
+function checkStringBits(where: string, kind: string, storage: RedisKind['storage'], bits: number): void {
   if (bits > MAX_STRING_BITS) {
     throw new InvalidArgumentError(
-      `${where}: a ${kind} filter of ${bits} bits does not fit one Redis string (at most 2^32 bits, Redis's 512 MB limit)${kind === 'blocked' ? '; use more shards' : "; use kind 'blocked', which shards over many keys"}`,
+      `${where}: a ${kind} filter of ${bits} bits does not fit one Redis string (at most 2^32 bits, Redis's 512 MB limit)${storage === 'shards' ? '; use more shards' : "; use kind 'blocked', which shards over many keys"}`,
     );
   }
 }
 
-/** A local filter of any kind from a file. */
-function decodeLocal(bytes: ByteSource): LocalFilter {
-  const { kind } = readHeader(bytes, { verifyChecksum: false });
-  switch (kind) {
-    case FilterKind.Standard:
-      return StandardBloomFilter.deserialize(bytes);
-    case FilterKind.Partitioned:
-      return PartitionedBloomFilter.deserialize(bytes);
-    case FilterKind.Counting:
-      return CountingBloomFilter.deserialize(bytes);
-    case FilterKind.Blocked:
-      return BlockedBloomFilter.deserialize(bytes);
-    case FilterKind.Scalable:
-      return ScalableBloomFilter.deserialize(bytes, { maxBytes: Number.MAX_SAFE_INTEGER });
-    default:
-      throw new FormatError(`RedisBloomFilter.import: unsupported kind ${kind}`);
-  }
+/** A local filter of any kind Redis holds, from a file. */
+function decodeLocal(where: string, bytes: ByteSource): LocalFilter {
+  const { filter, Class } = deserializeAny(bytes, { maxBytes: Number.MAX_SAFE_INTEGER });
+  requireRedisKind(where, Class.kind.name);
+  return filter as LocalFilter;
 }
 
 /** The stored parameters of an imported filter. */
-function paramsOf(where: string, local: LocalFilter, shards: number | undefined): RedisFilterParams {
-  const base = { seed: local.seed, counterBits: 0, shards: 1, shardBlocks: 0, growth: 0, tightening: 0 };
-  if (local instanceof ScalableBloomFilter) {
-    const first = local.subFilters()[0]!;
+function paramsOf(where: string, local: BloomFilter, shards: number | undefined): RedisFilterParams {
+  const { record, storage } = requireRedisKind(where, classOf(local)?.kind.name);
+  const kind = record.name;
+  const base = {
+    kind,
+    seed: local.seed,
+    counterBits: 0,
+    shards: 1,
+    shardBlocks: 0,
+    growth: 0,
+    tightening: 0,
+  };
+  if (storage === 'chain') {
+    const chain = local as ScalableBloomFilter;
+    const first = chain.subFilters()[0]!;
     return {
       ...base,
-      kind: 'scalable',
       bits: first.bits,
       hashes: first.hashes,
-      capacity: local.initialCapacity,
-      fpr: local.fpr,
-      growth: local.growth,
-      tightening: local.tightening,
+      capacity: chain.initialCapacity,
+      fpr: chain.fpr,
+      growth: chain.growth,
+      tightening: chain.tightening,
     };
   }
   const sized = {
@@ -514,19 +508,17 @@ function paramsOf(where: string, local: LocalFilter, shards: number | undefined)
     capacity: local.capacity ?? null,
     fpr: local.fpr ?? null,
   };
-  if (local instanceof CountingBloomFilter) {
-    if (local.counterBits === 16) {
+  if (storage === 'counters') {
+    const counterBits = (local as { counterBits?: number }).counterBits ?? 0;
+    if (counterBits !== 4 && counterBits !== 8) {
       throw new InvalidArgumentError(
-        `${where}: 16-bit counters are not supported in Redis (its BITFIELD integers are big-endian); use 4 or 8`,
+        `${where}: ${counterBits}-bit counters are not supported in Redis (its BITFIELD integers are big-endian); use 4 or 8`,
       );
     }
-    checkStringBits(where, 'counting', local.bits * local.counterBits);
-    return { ...base, ...sized, kind: 'counting', counterBits: local.counterBits };
+    checkStringBits(where, kind, storage, local.bits * counterBits);
+    return { ...base, ...sized, counterBits };
   }
-  if (local instanceof BlockedBloomFilter) {
-    return { ...base, ...sized, kind: 'blocked', ...shardLayout(where, local.bits, shards) };
-  }
-  const kind = local instanceof PartitionedBloomFilter ? 'partitioned' : 'standard';
-  checkStringBits(where, kind, local.bits);
-  return { ...base, ...sized, kind };
+  if (storage === 'shards') return { ...base, ...sized, ...shardLayout(where, kind, local.bits, shards) };
+  checkStringBits(where, kind, storage, local.bits);
+  return { ...base, ...sized };
 }

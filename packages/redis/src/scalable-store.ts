@@ -191,7 +191,7 @@ export class ScalableStore implements Store {
     const subs = (filter as ScalableBloomFilter).subFilters();
     const fields: (string | number)[] = ['filters', subs.length];
     for (const [j, sub] of subs.entries()) {
-      const parts = sub.serializeParts().slice(1, -1);
+      const parts = sub.payloadParts();
       await writeBytes(client, keys.sub(j), parts.length === 1 ? parts[0]! : Buffer.concat(parts));
       fields.push(`count:${j}`, sub.count);
     }

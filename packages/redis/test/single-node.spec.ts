@@ -1,7 +1,7 @@
 import { BlockedBloomFilter } from '@bloomkit/blocked';
 import { IncompatibleFiltersError, InvalidArgumentError } from '@bloomkit/core';
 import { CountingBloomFilter } from '@bloomkit/counting';
-import { PartitionedBloomFilter } from '@bloomkit/partitioned';
+import { createFilter } from '@bloomkit/filters';
 import { ScalableBloomFilter } from '@bloomkit/scalable';
 import { StandardBloomFilter } from '@bloomkit/standard';
 import { binaryKeys, urlKeys } from '@bloomkit/testkit';
@@ -20,22 +20,13 @@ afterAll(async () => stop?.());
 
 /** The local filter the same options build. */
 function localTwin(options: RedisFilterOptions): LocalFilter {
-  const seed = options.seed as number;
-  switch (options.kind) {
-    case 'standard':
-      return StandardBloomFilter.create(options.capacity!, options.fpr!, { seed });
-    case 'partitioned':
-      return PartitionedBloomFilter.create(options.capacity!, options.fpr!, { seed });
-    case 'counting':
-      return CountingBloomFilter.create(options.capacity!, options.fpr!, {
-        seed,
-        counterBits: options.counterBits ?? 4,
-      });
-    case 'blocked':
-      return BlockedBloomFilter.create(options.capacity!, options.fpr!, { seed });
-    case 'scalable':
-      return ScalableBloomFilter.create(options.capacity!, options.fpr!, { seed });
-  }
+  const { kind, capacity, fpr, seed, counterBits } = options;
+  return createFilter(kind, {
+    capacity,
+    fpr,
+    seed: seed as number,
+    ...(counterBits === undefined ? {} : { counterBits }),
+  }) as LocalFilter;
 }
 
 const KINDS: RedisFilterOptions[] = [

@@ -1,4 +1,4 @@
-export { ScalableBloomFilter, type ScalableOptions } from './scalable-bloom-filter.js';
+export { ScalableBloomFilter, type ScalableOptions, scalableKind } from './scalable-bloom-filter.js';
 export {
   DEFAULT_GROWTH,
   DEFAULT_TIGHTENING,

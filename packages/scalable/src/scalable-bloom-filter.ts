@@ -5,11 +5,11 @@ import {
   chooseShape,
   type DeserializeOptions,
   type FilterJson,
-  FilterKind,
   FORMAT_VERSION,
   FormatError,
   IncompatibleFiltersError,
   type Key,
+  type KindRecord,
   partitionedLayout,
   type SeedOption,
 } from '@bloomkit/core';
@@ -31,7 +31,7 @@ import {
   sliceParts,
   toFilterJson,
 } from '@bloomkit/core/internal';
-import { PartitionedBloomFilter } from '@bloomkit/partitioned';
+import { PartitionedBloomFilter, partitionedKind } from '@bloomkit/partitioned';
 import { decodeScalableParams, encodeScalableParams } from './scalable-params.js';
 import {
   checkGrowth,
@@ -43,7 +43,16 @@ import {
   subFprs,
 } from './schedule.js';
 
-const NAME = 'ScalableBloomFilter';
+/** Kind 4 of docs/FORMAT.md: a chain of partitioned sub-filters. */
+export const scalableKind: KindRecord = {
+  id: 4,
+  name: 'scalable',
+  className: 'ScalableBloomFilter',
+  params: 'chain',
+  layout: partitionedLayout,
+  counterWidths: [0],
+};
+const NAME = scalableKind.className;
 
 /** The smallest partitioned envelope: header, 40-byte params, a 1-byte payload, checksum. */
 const MIN_SUB_FILTER_BYTES = MIN_ENVELOPE_BYTES + 40 + 1;
@@ -76,6 +85,8 @@ export interface ScalableOptions extends SeedOption {
  * docs/FORMAT.md, the sub-filters as nested envelopes.
  */
 export class ScalableBloomFilter implements BloomFilter {
+  /** The kind's format record. */
+  static readonly kind: KindRecord = scalableKind;
   readonly initialCapacity: number;
   /** The target false-positive rate P of the whole filter. */
   readonly fpr: number;
@@ -138,7 +149,7 @@ export class ScalableBloomFilter implements BloomFilter {
     const read = readDeserializeOptions(where, options);
     if (options?.maxBytes !== undefined) checkAllocation(where, 0, options.maxBytes);
     const envelope = decodeEnvelope(bytes, {
-      expectedKind: FilterKind.Scalable,
+      expectedKind: scalableKind,
       verifyChecksum: read.verifyChecksum,
       where,
     });
@@ -159,7 +170,7 @@ export class ScalableBloomFilter implements BloomFilter {
       // which verifies its checksum only when the caller asked for checksums.
       const rest = sliceParts(payload, offset, payloadLength - offset);
       const { byteLength, version } = decodeEnvelope(rest, {
-        expectedKind: FilterKind.Partitioned,
+        expectedKind: partitionedKind,
         allowTrailing: true,
         verifyChecksum: false,
         where,
@@ -192,7 +203,10 @@ export class ScalableBloomFilter implements BloomFilter {
     json: unknown,
     options?: DeserializeOptions & Pick<SeedOption, 'maxBytes'>,
   ): ScalableBloomFilter {
-    return ScalableBloomFilter.deserialize(fromFilterJson(`${NAME}.fromJSON`, json, 'scalable'), options);
+    return ScalableBloomFilter.deserialize(
+      fromFilterJson(`${NAME}.fromJSON`, json, scalableKind.name),
+      options,
+    );
   }
 
   /**
@@ -421,13 +435,13 @@ export class ScalableBloomFilter implements BloomFilter {
 
   /** The JSON form (`{ format: 'bloomkit', version, kind: 'scalable', base64 }`): the file in base64. */
   toJSON(): FilterJson {
-    return toFilterJson(`${NAME}.toJSON`, 'scalable', FORMAT_VERSION, this.serialize());
+    return toFilterJson(`${NAME}.toJSON`, scalableKind.name, FORMAT_VERSION, this.serialize());
   }
 
   /** The same bytes as {@link serialize} as parts; the payload parts are views of the sub-filters' storage. */
   serializeParts(): Uint8Array[] {
     return encodeEnvelopeParts({
-      kind: FilterKind.Scalable,
+      kind: scalableKind.id,
       seed: this.seed,
       params: encodeScalableParams({
         ...this.schedule(),

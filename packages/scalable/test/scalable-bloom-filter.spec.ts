@@ -225,7 +225,7 @@ describe('ScalableBloomFilter', () => {
     filter.addAll(urlKeys(30, 'forge'));
     const bytes = filter.serialize();
     expect(() => ScalableBloomFilter.deserialize(PartitionedBloomFilter.create(10, 0.1).serialize())).toThrow(
-      /hold a partitioned filter \(kind 2\), expected scalable/,
+      /hold a filter of kind 2, not a scalable filter \(kind 4\)/,
     );
     const forged = bytes.slice();
     new DataView(forged.buffer).setUint32(24 + 28, 0xffffffff, true);

@@ -1,1 +1,1 @@
-export { StandardBloomFilter } from './standard-bloom-filter.js';
+export { StandardBloomFilter, standardKind } from './standard-bloom-filter.js';

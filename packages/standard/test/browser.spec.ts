@@ -15,7 +15,12 @@ const PAGE = `<!doctype html>
 { "imports": {
   "@bloomkit/core": "/packages/core/dist/index.js",
   "@bloomkit/core/internal": "/packages/core/dist/internal.js",
-  "@bloomkit/standard": "/packages/standard/dist/index.js"
+  "@bloomkit/standard": "/packages/standard/dist/index.js",
+  "@bloomkit/partitioned": "/packages/partitioned/dist/index.js",
+  "@bloomkit/counting": "/packages/counting/dist/index.js",
+  "@bloomkit/scalable": "/packages/scalable/dist/index.js",
+  "@bloomkit/blocked": "/packages/blocked/dist/index.js",
+  "@bloomkit/filters": "/packages/filters/dist/index.js"
 } }
 </script>
 <script type="module">
@@ -25,7 +30,12 @@ const PAGE = `<!doctype html>
     filter.add('https://example.com/a');
     const copy = StandardBloomFilter.deserialize(filter.serialize().buffer);
     const json = StandardBloomFilter.fromJSON(JSON.stringify(filter));
+    const { createFilter, deserializeAny } = await import('@bloomkit/filters');
+    const blocked = createFilter('blocked', { capacity: 1000, fpr: 0.01 });
+    blocked.add('b');
+    const any = deserializeAny(blocked.serialize());
     document.body.textContent = JSON.stringify({
+      any: [any.Class.kind.name, any.filter.has('b')],
       has: copy.has('https://example.com/a'),
       absent: copy.has('https://example.com/zzz'),
       json: json.has('https://example.com/a'),
@@ -47,7 +57,11 @@ beforeAll(async () => {
       response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
       return;
     }
-    if (!/^\/packages\/(core|standard)\/dist\/[\w/.-]+\.js$/.test(path)) {
+    if (
+      !/^\/packages\/(core|standard|partitioned|counting|scalable|blocked|filters)\/dist\/[\w/.-]+\.js$/.test(
+        path,
+      )
+    ) {
       response.writeHead(404).end();
       return;
     }
@@ -85,10 +99,16 @@ function dumpDom(url: string): Promise<string> {
 }
 
 describe('in a browser, without a bundler', () => {
-  it('an import map loads @bloomkit/standard in headless Chromium, and the filter works', async () => {
+  it('an import map loads @bloomkit/standard and @bloomkit/filters in headless Chromium, and the filters work', async () => {
     const dom = await dumpDom(`http://127.0.0.1:${port}/test.html`);
     const body = /<body>([\s\S]*)<\/body>/.exec(dom)?.[1] ?? dom;
     expect(body).not.toMatch(/ERROR|pending/);
-    expect(JSON.parse(body)).toEqual({ has: true, absent: false, json: true, bits: 9594 });
+    expect(JSON.parse(body)).toEqual({
+      any: ['blocked', true],
+      has: true,
+      absent: false,
+      json: true,
+      bits: 9594,
+    });
   }, 60_000);
 });

@@ -88,7 +88,7 @@ describe('StandardBloomFilter', () => {
     const partitionedKind = bytes.slice();
     partitionedKind[5] = 2;
     expect(() => StandardBloomFilter.deserialize(partitionedKind)).toThrow(
-      /hold a partitioned filter \(kind 2\), expected standard/,
+      /hold a filter of kind 2, not a standard filter \(kind 1\)/,
     );
     const corrupt = bytes.slice();
     corrupt[70]! ^= 1;

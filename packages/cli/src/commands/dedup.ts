@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
+import { kindByName } from '@bloomkit/filters';
 import { CapacityWatch } from '../capacity.js';
 import { CliError, EXIT } from '../errors.js';
 import { readFilterFile, writeFilterFile } from '../files.js';
-import { type AnyFilter, createFilter, type FilterSpec, type KindName, kindName } from '../filters.js';
+import { type AnyFilter, createFilter, type FilterSpec, kindName } from '../filters.js';
 import { KeyView } from '../key-view.js';
 import { withInput } from '../keys.js';
 import { forEachLine, LF, NUL } from '../lines.js';
@@ -18,7 +19,7 @@ export interface DedupOptions {
   /** Filter file loaded before and saved after, so a later run resumes where this one stopped. */
   readonly state: string | undefined;
   /** The kind of a new filter: scalable unless `fixed` (then blocked) or given. */
-  readonly kind: KindName | undefined;
+  readonly kind: string | undefined;
   /** A new filter's capacity: the first sub-filter's for a scalable one, the whole for a fixed one. */
   readonly capacity: number | undefined;
   /** A filter of fixed size (`--fixed`): faster, but past its capacity its rate rises (warned, exit 3). */
@@ -134,11 +135,14 @@ function openState(target: string, label: string, options: DedupOptions): AnyFil
 export function newFilterSpec(
   options: Pick<DedupOptions, 'kind' | 'capacity' | 'fixed' | 'fpr' | 'seed'>,
 ): FilterSpec {
-  if (options.fixed && options.kind === 'scalable') {
-    throw new CliError('dedup: --fixed and --kind scalable contradict each other (a scalable filter grows)');
+  const growing = options.kind !== undefined && kindByName(options.kind)?.kind.params === 'chain';
+  if (options.fixed && growing) {
+    throw new CliError(
+      `dedup: --fixed and --kind ${options.kind} contradict each other (a ${options.kind} filter grows)`,
+    );
   }
   const kind = options.kind ?? (options.fixed ? 'blocked' : 'scalable');
-  if (options.capacity === undefined && kind !== 'scalable') {
+  if (options.capacity === undefined && (options.kind !== undefined ? !growing : options.fixed)) {
     throw new CliError(
       `dedup: a fixed filter (${kind}) needs --capacity (only a scalable filter grows with the stream)`,
     );
@@ -147,6 +151,6 @@ export function newFilterSpec(
     kind,
     capacity: options.capacity ?? DEDUP_INITIAL_CAPACITY,
     fpr: options.fpr ?? DEDUP_FPR,
-    seed: options.seed,
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
   };
 }

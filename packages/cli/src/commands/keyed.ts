@@ -1,5 +1,4 @@
 import type { Key } from '@bloomkit/core';
-import { CountingBloomFilter } from '@bloomkit/counting';
 import { CapacityWatch } from '../capacity.js';
 import { CliError, EXIT } from '../errors.js';
 import { readFilterFile, writeFilterFile } from '../files.js';
@@ -120,12 +119,17 @@ export const HAS: KeyedOperation = {
   writes: false,
 };
 
+/** A kind that deletes (counting). */
+interface Deletes {
+  delete(key: Key): boolean;
+}
+
 /** `delete` (counting filters only): "yes" when the key was present and its counters were decremented. */
 export const DELETE: KeyedOperation = {
   name: 'delete',
-  apply: (filter, key) => (filter as CountingBloomFilter).delete(key),
+  apply: (filter, key) => (filter as AnyFilter & Deletes).delete(key),
   check(filter, file) {
-    if (!(filter instanceof CountingBloomFilter)) {
+    if (!('delete' in filter)) {
       throw new CliError(`${file}: delete needs a counting filter; this one is ${kindName(filter)}`);
     }
   },

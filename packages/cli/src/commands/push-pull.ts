@@ -10,9 +10,9 @@ export async function runPush(
   target: RedisTarget,
   options: { replace: boolean; shards: number | undefined; ttl: number | undefined },
 ): Promise<number> {
-  const bytes = readFilterBytes(file);
+  const { header, bytes } = readFilterBytes(file);
   try {
-    decodeFilter(bytes); // Checks the file (and its checksum) before anything is sent.
+    decodeFilter(header, bytes); // Checks the file (and its checksum) before anything is sent.
   } catch (error) {
     throw inFile(file, error);
   }

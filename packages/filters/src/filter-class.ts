@@ -1,0 +1,46 @@
+import type { BloomFilter, ByteSource, DeserializeOptions, KindRecord, SeedOption } from '@bloomkit/core';
+
+/** Options every kind's `create` takes; `counterBits` only where the kind has counters. */
+export interface CreateOptions extends SeedOption {
+  /** Counter width of a counting kind (its record's `counterWidths`). */
+  readonly counterBits?: number;
+}
+
+/** Options of {@link FilterClass.deserialize}: `maxBytes` bounds what a chained kind may grow to after reading. */
+export type ReadOptions = DeserializeOptions & Pick<SeedOption, 'maxBytes'>;
+
+/**
+ * One kind as the table holds it: the kind's class, with its format record and its statics. Every bloomkit filter
+ * class is one (`StandardBloomFilter`, `ScalableBloomFilter`, …).
+ *
+ * A kind whose record says `params: 'single'` is also constructible from an explicit shape,
+ * `new Class({ bits, hashes, seed?, counterBits?, maxBytes? }, state?)` ({@link SingleFilterClass}); a chained
+ * kind (`params: 'chain'`) is sized only by `create`.
+ */
+export interface FilterClass<F extends BloomFilter = BloomFilter> {
+  /** The kind's format record: id, name, class name, layout, counter widths. */
+  readonly kind: KindRecord;
+  readonly prototype: F;
+  create(capacity: number, fpr: number, options?: CreateOptions): F;
+  deserialize(bytes: ByteSource, options?: ReadOptions): F;
+  fromJSON(json: unknown, options?: ReadOptions): F;
+}
+
+/** An explicit shape: m bits (or counters) and k, with the options of `create`. */
+export interface ExplicitShape extends CreateOptions {
+  /** m: bits, or counters for a counting kind. */
+  readonly bits: number;
+  /** k: positions per key. */
+  readonly hashes: number;
+}
+
+/** The constructor of a single (not chained) kind: a shape, and optionally existing storage and counts. */
+export interface SingleFilterClass<F extends BloomFilter = BloomFilter> extends FilterClass<F> {
+  // biome-ignore lint/suspicious/noExplicitAny: the storage type (bits or counters) is the kind's own.
+  new (shape: ExplicitShape, state?: any): F;
+}
+
+/** True when `Class` is a single kind, so `new Class(shape, state)` builds one (see {@link FilterClass}). */
+export function isSingleKind<F extends BloomFilter>(Class: FilterClass<F>): Class is SingleFilterClass<F> {
+  return Class.kind.params === 'single';
+}

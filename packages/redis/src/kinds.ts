@@ -1,0 +1,63 @@
+import { InvalidArgumentError, type KindRecord } from '@bloomkit/core';
+import {
+  type FilterClass,
+  isSingleKind,
+  kindByName,
+  kindNames,
+  type SingleFilterClass,
+} from '@bloomkit/filters';
+import { ScalableBloomFilter } from '@bloomkit/scalable';
+
+/**
+ * How Redis keeps a kind, read from its record in the table of `@bloomkit/filters` (never from its name), so a new
+ * kind that shares a storage shape needs no edit here:
+ * - `bits`: a bit filter in one string (standard, partitioned, or any single bit kind whose layout is not blocked);
+ * - `shards`: a bit filter of the blocked layout, cut into shards of whole blocks (a block is self-contained);
+ * - `counters`: a single kind with counters (counting), 4- or 8-bit counters in one string;
+ * - `chain`: the scalable filter's chain, one string per sub-filter.
+ * A chained kind other than the scalable filter has no Redis storage yet (its rules of growth are its own).
+ */
+export type RedisStorage = 'bits' | 'shards' | 'counters' | 'chain';
+
+/** A kind Redis can hold: its class and how it is stored. */
+export interface RedisKind {
+  readonly Class: FilterClass;
+  readonly record: KindRecord;
+  readonly storage: RedisStorage;
+}
+
+/** How Redis stores `Class`, or undefined when it cannot. */
+function storageOf(Class: FilterClass): RedisStorage | undefined {
+  const record = Class.kind;
+  if (!isSingleKind(Class)) return Class === ScalableBloomFilter ? 'chain' : undefined;
+  if (record.counterWidths.some((width) => width !== 0)) return 'counters';
+  return record.layout.name === 'blocked' ? 'shards' : 'bits';
+}
+
+/** The names of the kinds a filter in Redis can be: those of the table that one of the storages above holds. */
+export function redisKindNames(): string[] {
+  return kindNames().filter((name) => storageOf(kindByName(name)!) !== undefined);
+}
+
+/** The kind named `name`, or undefined when the table has none or Redis cannot hold it. */
+export function redisKind(name: unknown): RedisKind | undefined {
+  const Class = typeof name === 'string' ? kindByName(name) : undefined;
+  const storage = Class === undefined ? undefined : storageOf(Class);
+  return storage === undefined ? undefined : { Class: Class!, record: Class!.kind, storage };
+}
+
+/** The kind named `name`, or an InvalidArgumentError that lists the kinds Redis holds. */
+export function requireRedisKind(where: string, name: unknown): RedisKind {
+  const kind = redisKind(name);
+  if (kind === undefined) {
+    throw new InvalidArgumentError(
+      `${where}: kind must be one of ${redisKindNames().join(', ')}, got ${JSON.stringify(name) ?? String(name)}`,
+    );
+  }
+  return kind;
+}
+
+/** The class that builds a local filter of a single kind (export): `new Class(shape, state)`. */
+export function singleClass(kind: RedisKind): SingleFilterClass {
+  return kind.Class as SingleFilterClass;
+}
