@@ -7,7 +7,7 @@ import {
   pagesEqual,
   pagesOf,
   wordView,
-} from './internal/pages.js';
+} from './pages.js';
 import { lengthOf } from './parts.js';
 import { MAX_BITS } from './positions.js';
 import type { FilterStore } from './storage.js';

@@ -7,7 +7,7 @@ import {
   DEFAULT_PAGE_BYTES,
   pagesEqual,
   pagesOf,
-} from './internal/pages.js';
+} from './pages.js';
 import { lengthOf } from './parts.js';
 import { MAX_BITS } from './positions.js';
 import type { FilterStore } from './storage.js';

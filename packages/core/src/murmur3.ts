@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from './errors.js';
-import { encodeUtf8 } from './internal/utf8.js';
 import { assertKey, type Key } from './key.js';
+import { encodeUtf8 } from './utf8.js';
 
 /**
  * MurmurHash3 x86_128 (Austin Appleby, public domain, `MurmurHash3_x86_128` in smhasher's MurmurHash3.cpp).

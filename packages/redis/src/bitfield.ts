@@ -1,5 +1,5 @@
-import type { Command } from 'ioredis';
 import type { RedisClient } from './client.js';
+import { sendEncoded } from './ioredis-seam.js';
 
 /**
  * One BITFIELD (or BITFIELD_RO) command for a whole batch of keys, written in the Redis protocol (RESP) by this
@@ -35,12 +35,13 @@ export class BitfieldBatch {
   /** Sends the command; resolves to BITFIELD's reply, one integer per SET, GET or INCRBY. */
   async send(client: RedisClient): Promise<number[]> {
     const name = this.readOnly ? 'BITFIELD_RO' : 'BITFIELD';
-    const key = keyPrefixOf(client) + this.key;
-    const head = `*${this.args + 2}\r\n$${name.length}\r\n${name}\r\n$${Buffer.byteLength(key)}\r\n${key}\r\n`;
-    const raw = Buffer.concat([Buffer.from(head), this.bytes.subarray(0, this.used)]);
-    const command = preEncoded(client, name.toLowerCase(), key, raw);
-    client.sendCommand(command);
-    return (await command.promise) as number[];
+    return (await sendEncoded(
+      client,
+      name,
+      this.key,
+      this.bytes.subarray(0, this.used),
+      this.args,
+    )) as number[];
   }
 
   /** `before`, the offset as a bulk string, `after`: one subcommand. */
@@ -119,44 +120,5 @@ export class BitfieldOp {
   }
 }
 
-/** Set a bit, returning the old one; read a bit. */
+/** Set a bit, returning the old one. */
 export const SET_BIT: BitfieldOp = new BitfieldOp('SET u1', '1');
-export const GET_BIT: BitfieldOp = new BitfieldOp('GET u1', '');
-
-/**
- * An ioredis command whose wire bytes are given. Its argument is just the key, so ioredis routes it to the right
- * cluster node (BITFIELD's first argument is its key), queues and retries it like any command, and parses the
- * reply; only the encoding is bypassed. It is made with the client's own `Command` class: the application's
- * ioredis may be another copy or version than the one this package resolves, and a client runs only commands of
- * its own module (ioredis 6 calls methods that 5's commands lack).
- */
-function preEncoded(client: RedisClient, name: string, key: string, raw: Buffer): Command {
-  const command = new (commandClass(client))(name, [key]);
-  command.toWritable = () => raw;
-  return command;
-}
-
-const COMMAND_CLASSES = new WeakMap<object, typeof Command>();
-
-/**
- * The `Command` class of the client's own ioredis, found once per client by letting its `call` build a PING and
- * catching it before it is sent (ioredis's mixins leave no other public path to it, for a Cluster in particular).
- */
-function commandClass(client: RedisClient): typeof Command {
-  let found = COMMAND_CLASSES.get(client);
-  if (found === undefined) {
-    const catcher = {
-      options: { ...client.options, enableAutoPipelining: false, showFriendlyErrorStack: false },
-      sendCommand: (command: Command) => command,
-    };
-    const probe = (client.call as (...args: unknown[]) => unknown).apply(catcher, ['ping']) as Command;
-    found = probe.constructor as typeof Command;
-    COMMAND_CLASSES.set(client, found);
-  }
-  return found;
-}
-
-/** The client's `keyPrefix` option, which its own commands add to every key (ours must too). */
-export function keyPrefixOf(client: RedisClient): string {
-  return (client.options as { keyPrefix?: string }).keyPrefix ?? '';
-}

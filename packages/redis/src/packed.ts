@@ -1,3 +1,5 @@
+import { RedisFilterError } from './errors.js';
+
 /**
  * Offsets packed for a script: little-endian u32, grown as needed. One Buffer per batch and destination, so a
  * batch of 1,000 keys is one argument instead of thousands.
@@ -25,7 +27,9 @@ export class PackedOffsets {
 /** A script's reply of one character per key ('1' or '0') as booleans, checked against the expected count. */
 export function answers(reply: unknown, expected: number, where: string): boolean[] {
   if (typeof reply !== 'string' || reply.length !== expected) {
-    throw new Error(`${where}: unexpected reply from Redis: ${JSON.stringify(reply)?.slice(0, 80)}`);
+    throw new RedisFilterError(
+      `${where}: unexpected reply from Redis: ${JSON.stringify(reply)?.slice(0, 80)}`,
+    );
   }
   const out = new Array<boolean>(expected);
   for (let i = 0; i < expected; i++) out[i] = reply.charCodeAt(i) === 49;

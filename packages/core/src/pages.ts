@@ -1,5 +1,5 @@
-import { InvalidArgumentError } from '../errors.js';
-import { lengthOf } from '../parts.js';
+import { InvalidArgumentError } from './errors.js';
+import { lengthOf } from './parts.js';
 
 /**
  * Byte storage split into pages, so a structure can be larger than one typed array allows (4 GiB on Node 20).

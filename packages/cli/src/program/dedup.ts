@@ -1,0 +1,82 @@
+import { textOf } from '../arguments.js';
+import { DEDUP_FPR, DEDUP_INITIAL_CAPACITY, runDedup } from '../commands/dedup.js';
+import { runRedisDedup } from '../commands/dedup-redis.js';
+import { CliError } from '../errors.js';
+import { parseKind } from '../filters.js';
+import { DEFAULT_WAIT_SECONDS } from '../lock.js';
+import { parseRedisTarget } from '../redis-target.js';
+import { grouped } from '../units.js';
+import type { Registration } from './context.js';
+import { integer, MAX_SAFE, rate, seed, waitSeconds } from './flags.js';
+
+/** `dedup [FILES…]`: each line once, in order, in constant memory (a file or Redis). */
+export const registerDedup: Registration = (program, { exit, writer, interrupts }) => {
+  program
+    .command('dedup')
+    .description('print each line of the input the first time it appears, in order, in constant memory')
+    .argument('[files...]', 'input files (default stdin)')
+    .option('--state <file>', 'filter file loaded before and saved after (atomically), so runs resume')
+    .option(
+      '-n, --capacity <n>',
+      `expected distinct lines (default ${grouped(DEDUP_INITIAL_CAPACITY)}); the filter grows past it unless --fixed`,
+      integer('--capacity', 1, MAX_SAFE, '2^53 - 1'),
+    )
+    .option(
+      '--fixed',
+      'a filter of fixed size (blocked, the fastest) instead of a growing one; past --capacity its rate rises: warned on stderr, exit status 3',
+    )
+    .option(
+      '-p, --fpr <p>',
+      `false-positive rate: the share of new lines wrongly dropped (default ${DEDUP_FPR})`,
+      rate('--fpr'),
+    )
+    .option('--kind <kind>', 'filter kind (default scalable; blocked with --fixed)', parseKind)
+    .option('--seed <seed>', 'hash seed for a new filter, or "random"', seed)
+    .option('-0, --null', 'NUL-separated records instead of lines')
+    .option('-q, --quiet', 'no progress on stderr')
+    .option('--stats', 'one summary line on stderr at the end')
+    .option(
+      '--redis <url>',
+      'the filter is in Redis, shared by every machine: redis://host:port/NAME (rediss:// for TLS)',
+    )
+    .option('--cluster', 'with --redis: the URL is a node of a Redis Cluster')
+    .option(
+      '--wait <seconds>',
+      `with --state: how long to wait for another bloomkit writing it (default ${DEFAULT_WAIT_SECONDS})`,
+      waitSeconds,
+    )
+    .addHelpText(
+      'after',
+      `
+A line the filter has seen is dropped: every repeat, and a new line that is a false positive (at most the
+--fpr rate). The filter is scalable, starting at --capacity lines (default ${grouped(DEDUP_INITIAL_CAPACITY)}) and
+growing with the stream, so the rate holds for any number of lines. --fixed makes a blocked filter of exactly
+--capacity lines: faster, but past its capacity the rate rises; that is warned on stderr the moment it happens,
+and the run exits with status 3.
+
+With --state, a run waits for another run on the same state file, and SIGINT, SIGTERM or SIGHUP stop it cleanly:
+the state is saved with every line printed so far, then it exits 128 + the signal's number. Running it again on
+the same input prints exactly the lines it had not printed.
+
+Examples:
+  zcat urls.gz | bloomkit dedup --capacity 50000000 > unique.txt
+  crawl | bloomkit dedup --state seen.bf | fetch`,
+    )
+    .action(async (files: string[], o) => {
+      const options = {
+        files: files.map(textOf),
+        state: o.state === undefined ? undefined : textOf(o.state),
+        kind: o.kind,
+        capacity: o.capacity,
+        fixed: o.fixed === true,
+        fpr: o.fpr,
+        seed: o.seed,
+        nul: o.null === true,
+        quiet: o.quiet === true,
+        stats: o.stats === true,
+      };
+      if (o.redis === undefined) return exit(await runDedup(options, writer(o)));
+      if (o.state !== undefined) throw new CliError('dedup: give --state (a file) or --redis, not both');
+      exit(await runRedisDedup(parseRedisTarget(o.redis, o.cluster === true), options, interrupts));
+    });
+};

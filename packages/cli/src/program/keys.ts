@@ -1,0 +1,53 @@
+import { textOf } from '../arguments.js';
+import { ADD, DELETE, HAS, runKeyed } from '../commands/keyed.js';
+import type { Registration } from './context.js';
+import { KEY_HELP, keyed, keyOptions, waitOption } from './flags.js';
+
+/** `add`, `has` and `delete`: keys against a filter file. */
+export const registerKeyCommands: Registration = (program, { exit, writer }) => {
+  waitOption(
+    keyOptions(
+      program
+        .command('add')
+        .description('add keys to a filter file (test-and-add: "yes" means the key was present already)')
+        .argument('<file>', 'the filter file, replaced atomically')
+        .argument('[keys...]', 'keys to add'),
+    ),
+  )
+    .addHelpText('after', `${KEY_HELP}\nFor add, "no" means the key was new (it is added).`)
+    .action(async (file: string, keys: string[], o) =>
+      exit(await runKeyed(textOf(file), ADD, keyed(keys, o), writer(o))),
+    );
+
+  keyOptions(
+    program
+      .command('has')
+      .description('ask whether keys may be in a filter file')
+      .argument('<file>', 'the filter file')
+      .argument('[keys...]', 'keys to look up'),
+  )
+    .addHelpText(
+      'after',
+      `${KEY_HELP}\n"present" means maybe (a false positive at the filter's rate); "absent" is certain.`,
+    )
+    .action(async (file: string, keys: string[], o) =>
+      exit(await runKeyed(textOf(file), HAS, keyed(keys, o), writer(o))),
+    );
+
+  waitOption(
+    keyOptions(
+      program
+        .command('delete')
+        .description('delete keys from a counting filter file')
+        .argument('<file>', 'the counting filter file, replaced atomically')
+        .argument('[keys...]', 'keys to delete'),
+    ),
+  )
+    .addHelpText(
+      'after',
+      `${KEY_HELP}\nDelete only keys you added: deleting a false positive lowers other keys' counters.`,
+    )
+    .action(async (file: string, keys: string[], o) =>
+      exit(await runKeyed(textOf(file), DELETE, keyed(keys, o), writer(o))),
+    );
+};

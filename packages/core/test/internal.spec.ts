@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import * as internal from '../src/internal.js';
+
+const SOURCE = readFileSync(new URL('../src/internal.ts', import.meta.url), 'utf8');
+
+describe('@bloomkit/core/internal', () => {
+  it('is a small contract: at most 35 names, each export documented', () => {
+    const exports = [...SOURCE.matchAll(/(\/\*\*[\s\S]*?\*\/\n)?export \{([^}]*)\}/g)];
+    const names = exports.flatMap((m) =>
+      m[2]!
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    );
+    expect(names.length).toBeLessThanOrEqual(35);
+    for (const m of exports) expect(m[1], `doc comment before export {${m[2]}}`).toBeDefined();
+    // Every runtime name is there.
+    for (const name of names.filter((n) => !n.startsWith('type '))) expect(internal).toHaveProperty(name);
+  });
+});
