@@ -1,37 +1,41 @@
-// `@bloomkit/core/internal`: what the bloomkit packages build on, and nothing an application needs. Each name
-// says who uses it. It has no semver of its own: every bloomkit package is released in one fixed version group and
-// depends on the others at exact versions, so a package always meets the core it was built with
-// (CONTRIBUTING.md, "@bloomkit/core/internal").
+// `@bloomkit/core/internal`: what the bloomkit packages build on, and nothing an application needs. Each export
+// says what it is and who uses it. It has no semver of its own: every bloomkit package is released in one fixed
+// version group and depends on the others at exact versions, so a package always meets the core it was built with
+// (CONTRIBUTING.md, "@bloomkit/core/internal"). One export per module, in path order.
 
-// Storage. Kind packages, and @bloomkit/redis to view bytes it read as a filter's storage.
-/** m bits over pages (2^48 bits at most); views of given bytes or a fresh zeroed array. */
+/** m bits over pages (2^48 bits at most): a fresh zeroed array or a view of given bytes. Kinds, Redis. */
 export { BitArray } from './bit-array.js';
-// The engine. Kind packages.
-/** The shared base of the bit kinds: a class per kind is its record; statics build the subclass. */
+/** The shared base of the bit kinds (standard, partitioned, blocked): a kind is its record; statics build it. */
 export { BitFilter } from './bit-filter.js';
-/** CRC-32C (Castagnoli) of bytes, as the envelope's checksum. Tests that forge files. */
+/**
+ * The chain codec (docs/FORMAT.md §3.4): a chained kind's outer envelope (`decodeChain`), its payload split into
+ * its sub-filters' files (`splitChain`), a chain written as parts (`encodeChainParts`), and parts joined into one
+ * array for `serialize` (`joinParts`). Scalable, and any later chained kind.
+ */
+export { decodeChain, encodeChainParts, joinParts, splitChain } from './chain-codec.js';
+/** CRC-32C (Castagnoli), the envelope's checksum. Tests that forge files. */
 export { crc32c } from './checksum.js';
-/** The counter widths a counting store takes (4, 8, 16), its type, and the store. Counting, Redis. */
+/** Counters: the widths a store takes (4, 8, 16), their type, and the store. Counting, Redis. */
 export { COUNTER_BITS, CounterArray, type CounterBits } from './counter-array.js';
-/** add/has/union/… over any layout and store: what a single kind extends (counting). */
+/** add, has, union, … over any layout and store: what a single kind with its own store extends. Counting. */
 export { BloomEngine } from './engine.js';
-// Arguments and options: the typed errors every package's API gives for bad input.
-/** Refuses a store larger than `maxBytes` before allocating it. Scalable. */
-/** Checks an options object, the deserialize options, and a seed option ('random' drawn). */
+/**
+ * Options of the public APIs, checked with typed errors: `checkAllocation` refuses a store past `maxBytes` before
+ * it is allocated; `readOptions`, `readDeserializeOptions` and `resolveSeed` (which draws 'random'). Kinds, Redis.
+ */
 export { checkAllocation, readDeserializeOptions, readOptions, resolveSeed } from './filter.js';
-/** The envelope (§1): read and check one, write one as parts; the smallest envelope's size. Scalable. */
-/** u64 fields of a params block, exact up to 2^53 − 1 and refused past it. Scalable's params. */
-export { decodeEnvelope, encodeEnvelopeParts, getUint64, MIN_ENVELOPE_BYTES, setUint64 } from './format.js';
-/** The JSON form (`{ format, version, kind, base64 }`) to and from the file's bytes. Counting, scalable. */
+/**
+ * `getUint64`/`setUint64`: u64 fields of a params block, exact up to 2^53 − 1 and refused past it;
+ * `MIN_ENVELOPE_BYTES`, the smallest envelope, for a chain's bound on its sub-filter count. Scalable.
+ */
+export { getUint64, MIN_ENVELOPE_BYTES, setUint64 } from './format.js';
+/** The JSON form (`{ format, version, kind, base64 }`) from and to a file's bytes. Counting, scalable. */
 export { fromFilterJson, toFilterJson } from './json.js';
-// Hashing. Kinds that hash outside the engine.
-/** A key's MurmurHash3 x86_128 into four int32 words, checking the key (scalable, counting). */
+/** A key's MurmurHash3 x86_128 into four int32 words, the key checked. Kinds that hash outside the engine. */
 export { hashInto } from './murmur3.js';
-/** MurmurHash3 x86_128 of a key given in pieces, the same hash as of the whole (the CLI's long lines). */
+/** MurmurHash3 x86_128 of a key given in pieces, equal to the hash of the whole. The CLI's long lines. */
 export { Murmur3Stream } from './murmur3-stream.js';
-/** Bytes as parts: the total length, a range of them as parts, a range gathered into one array. Scalable. */
-export { gatherBytes, lengthOf, sliceParts } from './parts.js';
-/** Shape options of a constructor, its state (storage, counts), and how create plans and checks them. */
+/** A constructor's shape options and state (storage, counts), and how they are planned and checked. Counting. */
 export {
   type FilterShapeOptions,
   type FilterState,
@@ -40,9 +44,7 @@ export {
   resolveShape,
   resolveState,
 } from './shape.js';
-// The format. Kind packages' codecs (the scalable chain reads and writes nested envelopes).
-/** Reads a single-filter file (docs/FORMAT.md §3.1–3.3) for a kind: its shape and state. Counting. */
-/** Refuses a file past one typed array (4 GiB on Node 20), pointing to serializeParts. Scalable. */
-export { checkOneArray, decodeSingleFilter } from './single-filter-codec.js';
-/** An integer, one of a list, a number in an open interval, a list of keys: checked, or an InvalidArgumentError. */
+/** Reads a single-filter file (docs/FORMAT.md §3.1–3.3) of a kind into its shape and state. Counting. */
+export { decodeSingleFilter } from './single-filter-codec.js';
+/** Checks an integer, one of a list, a number in an open interval, a list of keys; typed errors. Kinds, Redis. */
 export { checkInteger, checkOneOf, checkOpenInterval, keyList } from './validate.js';

@@ -16,19 +16,17 @@ import {
 import {
   checkAllocation,
   checkInteger,
-  checkOneArray,
-  decodeEnvelope,
-  encodeEnvelopeParts,
+  decodeChain,
+  encodeChainParts,
   fromFilterJson,
-  gatherBytes,
   hashInto,
+  joinParts,
   keyList,
-  lengthOf,
   MIN_ENVELOPE_BYTES,
   readDeserializeOptions,
   readOptions,
   resolveSeed,
-  sliceParts,
+  splitChain,
   toFilterJson,
 } from '@bloomkit/core/internal';
 import { PartitionedBloomFilter, partitionedKind } from '@bloomkit/partitioned';
@@ -148,13 +146,8 @@ export class ScalableBloomFilter implements BloomFilter {
     const where = `${NAME}.deserialize`;
     const read = readDeserializeOptions(where, options);
     if (options?.maxBytes !== undefined) checkAllocation(where, 0, options.maxBytes);
-    const envelope = decodeEnvelope(bytes, {
-      expectedKind: scalableKind,
-      verifyChecksum: read.verifyChecksum,
-      where,
-    });
+    const envelope = decodeChain(scalableKind, bytes, { verifyChecksum: read.verifyChecksum, where });
     const params = decodeScalableParams(envelope.params, where);
-    const payload = envelope.payload;
     const payloadLength = envelope.payloadLength;
     if (params.filterCount > payloadLength / MIN_SUB_FILTER_BYTES) {
       throw new FormatError(
@@ -162,25 +155,11 @@ export class ScalableBloomFilter implements BloomFilter {
       );
     }
     checkGrowth(where, params, params.filterCount, FormatError);
-    const filters: PartitionedBloomFilter[] = [];
     const rates = subFprs(params, params.filterCount);
-    let offset = 0;
-    for (let i = 0; i < params.filterCount; i++) {
-      // The header alone (O(1)) gives the nested envelope's length; its one full decode is the deserialize below,
-      // which verifies its checksum only when the caller asked for checksums.
-      const rest = sliceParts(payload, offset, payloadLength - offset);
-      const { byteLength, version } = decodeEnvelope(rest, {
-        expectedKind: partitionedKind,
-        allowTrailing: true,
-        verifyChecksum: false,
-        where,
-      });
-      if (version !== envelope.version) {
-        throw new FormatError(
-          `${where}: sub-filter ${i} has format version ${version}, the file ${envelope.version}`,
-        );
-      }
-      const sub = PartitionedBloomFilter.deserialize(sliceParts(rest, 0, byteLength), read);
+    // Each nested header is read in O(1) to split the payload; each sub-filter's one full decode is its
+    // deserialize, which verifies its checksum only when the caller asked for checksums.
+    const filters = splitChain(envelope, partitionedKind, params.filterCount, where).map((bytes, i) => {
+      const sub = PartitionedBloomFilter.deserialize(bytes, read);
       if (sub.seed !== envelope.seed) {
         throw new FormatError(`${where}: sub-filter ${i} has seed ${sub.seed}, expected ${envelope.seed}`);
       }
@@ -189,12 +168,8 @@ export class ScalableBloomFilter implements BloomFilter {
           `${where}: sub-filter ${i} is sized for ${sub.capacity} keys at ${sub.fpr}, expected ${subCapacity(params, i)} at ${rates[i]}`,
         );
       }
-      filters.push(sub);
-      offset += byteLength;
-    }
-    if (offset !== payloadLength) {
-      throw new FormatError(`${where}: ${payloadLength - offset} bytes after the last sub-filter`);
-    }
+      return sub;
+    });
     return new ScalableBloomFilter(params, envelope.seed, filters, params.count, options?.maxBytes);
   }
 
@@ -427,10 +402,7 @@ export class ScalableBloomFilter implements BloomFilter {
 
   /** The filter in bloomkit's binary format (docs/FORMAT.md §3.4): the sub-filters' files nested in order. */
   serialize(): Uint8Array {
-    const parts = this.serializeParts();
-    const length = lengthOf(parts);
-    checkOneArray({ className: NAME }, length);
-    return gatherBytes(parts, 0, length);
+    return joinParts(scalableKind, this.serializeParts());
   }
 
   /** The JSON form (`{ format: 'bloomkit', version, kind: 'scalable', base64 }`): the file in base64. */
@@ -440,16 +412,12 @@ export class ScalableBloomFilter implements BloomFilter {
 
   /** The same bytes as {@link serialize} as parts; the payload parts are views of the sub-filters' storage. */
   serializeParts(): Uint8Array[] {
-    return encodeEnvelopeParts({
-      kind: scalableKind.id,
-      seed: this.seed,
-      params: encodeScalableParams({
-        ...this.schedule(),
-        filterCount: this.filters.length,
-        count: this.counted,
-      }),
-      payload: this.filters.flatMap((filter) => filter.serializeParts()),
+    const params = encodeScalableParams({
+      ...this.schedule(),
+      filterCount: this.filters.length,
+      count: this.counted,
     });
+    return encodeChainParts(scalableKind, this.seed, params, this.filters);
   }
 
   private schedule(): Schedule {

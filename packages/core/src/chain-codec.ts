@@ -1,0 +1,86 @@
+import { FormatError } from './errors.js';
+import { decodeEnvelope, type Envelope, encodeEnvelopeParts } from './format.js';
+import type { KindRecord } from './kinds.js';
+import { type ByteSource, gatherBytes, lengthOf, sliceParts } from './parts.js';
+import { checkOneArray } from './single-filter-codec.js';
+
+/**
+ * The codec of a chained kind (docs/FORMAT.md §3.4, kind 4 scalable, and any later kind whose payload is a list of
+ * filters): the outer envelope's payload is `count` complete envelopes of the sub-filters' kind, one after the
+ * other, and nothing else. The chain's params (its count among them) are the kind's own business; this reads and
+ * writes what every chain shares. Nothing is copied: sub-filters are views of the input.
+ */
+
+/** What a chain file holds once its outer envelope is checked: the envelope (params, seed, version) and payload. */
+export type ChainEnvelope = Envelope;
+
+/** Reads and checks the outer envelope of a chain of kind `kind` (the checksum unless `verifyChecksum` is false). */
+export function decodeChain(
+  kind: KindRecord,
+  bytes: ByteSource,
+  options: { readonly verifyChecksum: boolean; readonly where: string },
+): ChainEnvelope {
+  return decodeEnvelope(bytes, {
+    expectedKind: kind,
+    verifyChecksum: options.verifyChecksum,
+    where: options.where,
+  });
+}
+
+/**
+ * The bytes of each of the `count` sub-filters of kind `subKind` in a chain's payload, in order, as views. Each
+ * nested header is read in O(1) (its own full check is the sub-kind's deserialize); each must have the outer
+ * file's format version, and no byte may follow the last. FormatError otherwise.
+ */
+export function splitChain(
+  chain: ChainEnvelope,
+  subKind: KindRecord,
+  count: number,
+  where: string,
+): ByteSource[] {
+  const { payload, payloadLength } = chain;
+  const out: ByteSource[] = [];
+  let offset = 0;
+  for (let i = 0; i < count; i++) {
+    const rest = sliceParts(payload, offset, payloadLength - offset);
+    const { byteLength, version } = decodeEnvelope(rest, {
+      expectedKind: subKind,
+      allowTrailing: true,
+      verifyChecksum: false,
+      where,
+    });
+    if (version !== chain.version) {
+      throw new FormatError(
+        `${where}: sub-filter ${i} has format version ${version}, the file ${chain.version}`,
+      );
+    }
+    out.push(sliceParts(rest, 0, byteLength));
+    offset += byteLength;
+  }
+  if (offset !== payloadLength) {
+    throw new FormatError(`${where}: ${payloadLength - offset} bytes after the last sub-filter`);
+  }
+  return out;
+}
+
+/** A chain file as parts: the outer header and params, each sub-filter's parts (views), the checksum. */
+export function encodeChainParts(
+  kind: KindRecord,
+  seed: number,
+  params: Uint8Array,
+  subFilters: readonly { serializeParts(): Uint8Array[] }[],
+): Uint8Array[] {
+  return encodeEnvelopeParts({
+    kind: kind.id,
+    seed,
+    params,
+    payload: subFilters.flatMap((filter) => filter.serializeParts()),
+  });
+}
+
+/** The parts of a file gathered into one array, or an InvalidArgumentError past one array's limit (serialize). */
+export function joinParts(kind: KindRecord, parts: readonly Uint8Array[]): Uint8Array {
+  const length = lengthOf(parts);
+  checkOneArray(kind, length);
+  return gatherBytes(parts as Uint8Array[], 0, length);
+}
