@@ -4,7 +4,7 @@ import { MAX_HASHES } from './params.js';
 import { MAX_BITS } from './positions.js';
 
 /**
- * The 40-byte params block of the single filters (kinds 1 standard, 2 partitioned, 3 counting):
+ * The 40-byte params block of the single filters (kinds 1 standard, 2 partitioned, 3 counting, 5 blocked):
  *
  *     offset  size  field
  *     0       8     bits m, u64 (1 ≤ m ≤ 2^48)

@@ -4,7 +4,8 @@ import type { Key } from './key.js';
 import { describe } from './key.js';
 
 /**
- * The API every bloomkit filter kind has (standard, partitioned, counting, scalable).
+ * The API every bloomkit filter kind has (standard, partitioned, counting, scalable, blocked, and any kind in the
+ * table of `@bloomkit/filters`).
  *
  * Contract: `has` may answer true for a key never added (a false positive, at about the rate the filter was
  * sized for) but never answers false for a key that was added (and, for the counting filter, not deleted since).

@@ -18,8 +18,9 @@ import type { FilterState, ResolvedShape } from './shape.js';
 import type { FilterStore } from './storage.js';
 
 /**
- * The one codec of the single-filter envelope (docs/FORMAT.md §3.1–3.3): kinds 1 standard, 2 partitioned and
- * 3 counting, over a bit array (counter width 0) or a counter array (4, 8 or 16 bits).
+ * The one codec of the single-filter envelope (docs/FORMAT.md §3.1–3.3): kinds 1 standard, 2 partitioned,
+ * 3 counting and 5 blocked (and any single kind), over a bit array (counter width 0) or a counter array (4, 8
+ * or 16 bits).
  */
 
 /** What the params block records besides the shape. */
