@@ -175,43 +175,21 @@ export async function main(argv: readonly string[]): Promise<void> {
   }
   mkdirSync(options.out, { recursive: true });
   const command = `pnpm bench ${argv.join(' ')}`.trim();
+  const report = (name: string, title: string, result: unknown, markdown: string) =>
+    writeReport(options.out, name, title, command, result, markdown);
 
   if (options.redis) {
     const result = await runRedis(options.reps, progress);
-    const text = `## bloomkit in Redis against hand-made recipes\n\n${machine()}, ${new Date().toISOString().slice(0, 10)}, \`${command}\`\n\n${redisMarkdown(result)}\n`;
-    process.stdout.write(`${process.stderr.isTTY ? '\n' : ''}${text}`);
-    writeFileSync(
-      join(options.out, 'redis.json'),
-      `${JSON.stringify({ machine: machine(), command, result }, null, 2)}\n`,
-    );
-    writeFileSync(join(options.out, 'redis.md'), text);
-    return;
+    return report('redis', 'bloomkit in Redis against hand-made recipes', result, redisMarkdown(result));
   }
-
   if (options.dedup !== undefined) {
     const result = await runDedup(options.dedup, options.reps, progress);
-    const text = `## bloomkit dedup against awk and sort\n\n${machine()}, ${new Date().toISOString().slice(0, 10)}, \`${command}\`\n\n${dedupMarkdown(result)}\n`;
-    process.stdout.write(`${process.stderr.isTTY ? '\n' : ''}${text}`);
-    writeFileSync(
-      join(options.out, 'dedup.json'),
-      `${JSON.stringify({ machine: machine(), command, result }, null, 2)}\n`,
-    );
-    writeFileSync(join(options.out, 'dedup.md'), text);
-    return;
+    return report('dedup', 'bloomkit dedup against awk and sort', result, dedupMarkdown(result));
   }
-
   if (options.scale !== undefined) {
     const result = runScale(options.scale, options.fpr ?? 0.01, progress);
-    const text = `## bloomkit --scale\n\n${machine()}, ${new Date().toISOString().slice(0, 10)}, \`${command}\`\n\n${scaleMarkdown(result)}\n`;
-    process.stdout.write(`${process.stderr.isTTY ? '\n' : ''}${text}`);
-    writeFileSync(
-      join(options.out, `scale-${options.scale}.json`),
-      `${JSON.stringify({ machine: machine(), command, result }, null, 2)}\n`,
-    );
-    writeFileSync(join(options.out, `scale-${options.scale}.md`), text);
-    return;
+    return report(`scale-${options.scale}`, 'bloomkit --scale', result, scaleMarkdown(result));
   }
-
   if (options.from !== undefined) {
     // Re-render the tables and charts of a saved run, without measuring again.
     const saved = JSON.parse(readFileSync(options.from, 'utf8')) as {
@@ -223,7 +201,29 @@ export async function main(argv: readonly string[]): Promise<void> {
     process.stderr.write(`re-rendered ${charts.join(', ')} from ${options.from}\n`);
     return;
   }
+  await runComparison(options, command);
+}
 
+/** A side report (`--redis`, `--dedup`, `--scale`): markdown on stdout and in NAME.md, the result in NAME.json. */
+function writeReport(
+  out: string,
+  name: string,
+  title: string,
+  command: string,
+  result: unknown,
+  markdown: string,
+): void {
+  const text = `## ${title}\n\n${machine()}, ${new Date().toISOString().slice(0, 10)}, \`${command}\`\n\n${markdown}\n`;
+  process.stdout.write(`${process.stderr.isTTY ? '\n' : ''}${text}`);
+  writeFileSync(
+    join(out, `${name}.json`),
+    `${JSON.stringify({ machine: machine(), command, result }, null, 2)}\n`,
+  );
+  writeFileSync(join(out, `${name}.md`), text);
+}
+
+/** The main job: every contender of the plan in fresh processes, then the goals, tables, JSON and charts. */
+async function runComparison(options: Options, command: string): Promise<void> {
   const planned = makePlan(options.full ? 'full' : 'quick', options.sizes, options.reps, options.jobs);
   const plan: Plan = {
     ...planned,

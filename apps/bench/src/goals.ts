@@ -81,113 +81,107 @@ function ratioGoal(
  * the numbers. Ratios are medians of per-repetition ratios, with their min–max spread.
  */
 export function checkGoals(rows: readonly Row[], measurements: readonly Measurement[]): GoalResult[] {
-  const results: GoalResult[] = [];
-  const push = (r: GoalResult | undefined) => {
-    if (r !== undefined) results.push(r);
-  };
   const sizes = [...new Set(rows.map((r) => r.workload.n))].sort((a, b) => a - b);
-  const single: [string, Op][] = [
-    ['add', 'addOps'],
-    ['has hit', 'hasHitOps'],
-    ['has miss', 'hasMissOps'],
-  ];
   // The goals are stated at 10^6 and 10^7 keys; a run at smaller sizes only reports them at its largest.
   const goalSizes = sizes.filter((size) => size >= 1_000_000);
   if (goalSizes.length === 0 && sizes.length > 0) goalSizes.push(sizes.at(-1)!);
-  for (const n of goalSizes) {
-    const target = n >= 10_000_000 ? 1.1 : 1.3;
-    for (const [id, label] of [
-      ['bloomkit-standard', 'standard'],
-      ['bloomkit-partitioned', 'partitioned'],
-    ] as const) {
-      push(
-        ratioGoal(
-          measurements,
-          `${label} ≥ ${target}× bloomfilter (n = ${n}, URL keys)`,
-          id,
-          'bloomfilter',
-          n,
-          single,
-          target,
-        ),
-      );
-    }
-    push(
-      ratioGoal(
-        measurements,
-        `counting add and has ≥ 0.8× bloomfilter (n = ${n})`,
-        'bloomkit-counting',
-        'bloomfilter',
-        n,
-        single,
-        0.8,
-      ),
-    );
-    push(
-      ratioGoal(
-        measurements,
-        `scalable (from 1,000) add ≥ 0.5× bloomfilter (n = ${n})`,
-        'bloomkit-scalable',
-        'bloomfilter',
-        n,
-        [['add', 'addOps']],
-        0.5,
-      ),
-    );
-    const blockedTarget = n >= 10_000_000 ? 2 : 1.5;
-    push(
-      ratioGoal(
-        measurements,
-        `blocked single-key add and has ≥ ${blockedTarget}× bloomfilter (n = ${n})`,
-        'bloomkit-blocked',
-        'bloomfilter',
-        n,
-        single,
-        blockedTarget,
-      ),
-    );
-    if (n >= 10_000_000) {
-      const batch = spread(measurements, 'bloomkit-blocked', 'bloomfilter', n, 'batchHasOps', 'hasHitOps');
-      if (batch !== undefined) {
-        results.push({
-          goal: `blocked hasMany ≥ 3× bloomfilter's has (n = ${n})`,
-          met: batch.median >= 3,
-          detail: `${fmt(batch)} (batches of 4,096, half hits, half misses, vs bloomfilter's has hit)`,
-        });
-      }
-    }
-    const slow = spread(measurements, 'bloomkit-standard', 'bloom-filters-standard', n, 'addOps');
-    if (slow !== undefined) {
-      results.push({
-        goal: `standard ≥ 50× bloom-filters (n = ${n})`,
-        met: slow.median >= 50,
-        detail: `add ${fmt(slow)}`,
-      });
-    }
-  }
+  const results = [
+    ...goalSizes.flatMap((n) => speedGoals(measurements, n)),
+    cacheGoal(rows, measurements, sizes[0]),
+    rateGoal(rows),
+    bitsGoal(rows),
+    ...serializeGoals(rows, sizes),
+  ];
+  return results.filter((r): r is GoalResult => r !== undefined);
+}
 
-  const small = sizes[0];
-  if (small !== undefined && small < 1_000_000) {
-    const cost = spread(measurements, 'hash-only', 'bloomkit-standard', small, 'hasHitOps');
-    const ours = find(rows, 'bloomkit-standard', 'url', small, 0.01);
-    if (cost !== undefined && ours !== undefined) {
-      results.push({
-        goal: `single-key has on an in-cache filter ≤ 1.3× hashing alone (n = ${small}, ${(((ours.nominalBitsPerKey ?? 0) * small) / 8 / 1024).toFixed(0)} KiB)`,
-        met: cost.median <= 1.3,
-        detail: `has hit costs ${fmt(cost)} the hash (${(1e9 / ours.hasHitOps).toFixed(0)} ns/key)`,
-      });
-    }
-  }
+const SINGLE: readonly [string, Op][] = [
+  ['add', 'addOps'],
+  ['has hit', 'hasHitOps'],
+  ['has miss', 'hasMissOps'],
+];
 
-  // The chooser makes the predicted rate just below the target, so a measured rate lands above the target about
-  // half the time by chance alone. Met means: within the 99.9% upper confidence bound of the target for the number
-  // of absent keys probed (binomial, normal approximation).
+/** The speed goals at `n` keys, each kind against `bloomfilter` (and standard against `bloom-filters`). */
+function speedGoals(measurements: readonly Measurement[], n: number): (GoalResult | undefined)[] {
+  const target = n >= 10_000_000 ? 1.1 : 1.3;
+  const blockedTarget = n >= 10_000_000 ? 2 : 1.5;
+  const vsBloomfilter = (goal: string, id: string, ops: readonly [string, Op][], atLeast: number) =>
+    ratioGoal(measurements, goal, id, 'bloomfilter', n, ops, atLeast);
+  const out = [
+    vsBloomfilter(
+      `standard ≥ ${target}× bloomfilter (n = ${n}, URL keys)`,
+      'bloomkit-standard',
+      SINGLE,
+      target,
+    ),
+    vsBloomfilter(
+      `partitioned ≥ ${target}× bloomfilter (n = ${n}, URL keys)`,
+      'bloomkit-partitioned',
+      SINGLE,
+      target,
+    ),
+    vsBloomfilter(`counting add and has ≥ 0.8× bloomfilter (n = ${n})`, 'bloomkit-counting', SINGLE, 0.8),
+    vsBloomfilter(
+      `scalable (from 1,000) add ≥ 0.5× bloomfilter (n = ${n})`,
+      'bloomkit-scalable',
+      [['add', 'addOps']],
+      0.5,
+    ),
+    vsBloomfilter(
+      `blocked single-key add and has ≥ ${blockedTarget}× bloomfilter (n = ${n})`,
+      'bloomkit-blocked',
+      SINGLE,
+      blockedTarget,
+    ),
+  ];
+  const batch = spread(measurements, 'bloomkit-blocked', 'bloomfilter', n, 'batchHasOps', 'hasHitOps');
+  if (n >= 10_000_000 && batch !== undefined) {
+    out.push({
+      goal: `blocked hasMany ≥ 3× bloomfilter's has (n = ${n})`,
+      met: batch.median >= 3,
+      detail: `${fmt(batch)} (batches of 4,096, half hits, half misses, vs bloomfilter's has hit)`,
+    });
+  }
+  const slow = spread(measurements, 'bloomkit-standard', 'bloom-filters-standard', n, 'addOps');
+  if (slow !== undefined) {
+    out.push({
+      goal: `standard ≥ 50× bloom-filters (n = ${n})`,
+      met: slow.median >= 50,
+      detail: `add ${fmt(slow)}`,
+    });
+  }
+  return out;
+}
+
+/** Single-key has on an in-cache filter against hashing alone, at the smallest size below 10^6. */
+function cacheGoal(
+  rows: readonly Row[],
+  measurements: readonly Measurement[],
+  small: number | undefined,
+): GoalResult | undefined {
+  if (small === undefined || small >= 1_000_000) return undefined;
+  const cost = spread(measurements, 'hash-only', 'bloomkit-standard', small, 'hasHitOps');
+  const ours = find(rows, 'bloomkit-standard', 'url', small, 0.01);
+  if (cost === undefined || ours === undefined) return undefined;
+  return {
+    goal: `single-key has on an in-cache filter ≤ 1.3× hashing alone (n = ${small}, ${(((ours.nominalBitsPerKey ?? 0) * small) / 8 / 1024).toFixed(0)} KiB)`,
+    met: cost.median <= 1.3,
+    detail: `has hit costs ${fmt(cost)} the hash (${(1e9 / ours.hasHitOps).toFixed(0)} ns/key)`,
+  };
+}
+
+/**
+ * Every kind's measured rate against its target. The chooser makes the predicted rate just below the target, so a
+ * measured rate lands above the target about half the time by chance alone. Met means: within the 99.9% upper
+ * confidence bound of the target for the number of absent keys probed (binomial, normal approximation).
+ */
+function rateGoal(rows: readonly Row[]): GoalResult {
   const ours = rows.filter((r) => r.contender.library === 'bloomkit' && r.measuredFpr !== null);
   const bound = (r: Row) =>
     r.workload.fpr + 3.09 * Math.sqrt((r.workload.fpr * (1 - r.workload.fpr)) / r.absentProbed);
   const beyond = ours.filter((r) => r.measuredFpr! > bound(r));
   const above = ours.filter((r) => r.measuredFpr! > r.workload.fpr);
-  results.push({
+  return {
     goal: 'measured false-positive rate at or below target for every bloomkit kind (99.9% bound)',
     met: beyond.length === 0,
     detail:
@@ -199,43 +193,49 @@ export function checkGoals(rows: readonly Row[], measurements: readonly Measurem
                 `${r.contender.label} ${r.workload.keyType} n=${r.workload.n} p=${r.workload.fpr}: ${(r.measuredFpr! * 100).toFixed(4)}% over ${r.absentProbed} probes`,
             )
             .join('; '),
-  });
+  };
+}
 
+/** The standard filter's bits per key against the optimum −ln p / (ln 2)². */
+function bitsGoal(rows: readonly Row[]): GoalResult {
   const standard = rows.filter((r) => r.contender.id === 'bloomkit-standard' && r.nominalBitsPerKey !== null);
   const worst = Math.max(
     ...standard.map((r) => r.nominalBitsPerKey! / (-Math.log(r.workload.fpr) / Math.LN2 ** 2)),
   );
-  results.push({
+  return {
     goal: 'standard bits per key within 0.5% of −ln p / (ln 2)²',
     met: worst <= 1.005,
     detail: `worst ${((worst - 1) * 100).toFixed(3)}% above the optimum`,
-  });
+  };
+}
 
+/** Serialize speed at the largest size ≥ 10^6, and in-place deserialize in constant time. */
+function serializeGoals(rows: readonly Row[], sizes: readonly number[]): (GoalResult | undefined)[] {
   const biggest = sizes.filter((size) => size >= 1_000_000).at(-1);
-  if (biggest !== undefined) {
-    const row = find(rows, 'bloomkit-standard', 'url', biggest, 0.01);
-    if (row?.serializeMBps != null) {
-      results.push({
-        goal: `serialize faster than 1 GB/s (n = ${biggest})`,
-        met: row.serializeMBps >= 1000,
-        detail: `${row.serializeMBps.toFixed(0)} MB/s (copy plus CRC-32C of ${((row.serializedBytes ?? 0) / 1e6).toFixed(1)} MB)`,
-      });
-    }
-    const inPlace = sizes
-      .map((n) => find(rows, 'bloomkit-standard', 'url', n, 0.01))
-      .filter((r): r is Row => r?.deserializeInPlaceMs != null);
-    if (inPlace.length > 0) {
-      const times = inPlace.map((r) => r.deserializeInPlaceMs!);
-      results.push({
-        goal: 'deserialize without copying in constant time',
-        met: Math.max(...times) < 0.1,
-        detail: inPlace
-          .map((r) => `n=${r.workload.n}: ${(r.deserializeInPlaceMs! * 1000).toFixed(1)} µs`)
-          .join(', '),
-      });
-    }
+  if (biggest === undefined) return [];
+  const out: (GoalResult | undefined)[] = [];
+  const row = find(rows, 'bloomkit-standard', 'url', biggest, 0.01);
+  if (row?.serializeMBps != null) {
+    out.push({
+      goal: `serialize faster than 1 GB/s (n = ${biggest})`,
+      met: row.serializeMBps >= 1000,
+      detail: `${row.serializeMBps.toFixed(0)} MB/s (copy plus CRC-32C of ${((row.serializedBytes ?? 0) / 1e6).toFixed(1)} MB)`,
+    });
   }
-  return results;
+  const inPlace = sizes
+    .map((n) => find(rows, 'bloomkit-standard', 'url', n, 0.01))
+    .filter((r): r is Row => r?.deserializeInPlaceMs != null);
+  if (inPlace.length > 0) {
+    const times = inPlace.map((r) => r.deserializeInPlaceMs!);
+    out.push({
+      goal: 'deserialize without copying in constant time',
+      met: Math.max(...times) < 0.1,
+      detail: inPlace
+        .map((r) => `n=${r.workload.n}: ${(r.deserializeInPlaceMs! * 1000).toFixed(1)} µs`)
+        .join(', '),
+    });
+  }
+  return out;
 }
 
 export function goalsMarkdown(goals: readonly GoalResult[]): string {
