@@ -8,28 +8,41 @@ import { grouped } from './units.js';
  */
 export class CapacityWatch {
   private readonly capacity: number | undefined;
+  private readonly fpr: number | undefined;
   /** True once the filter holds more keys than its capacity. */
   passed = false;
 
+  /**
+   * `filter`: a local filter, read at each {@link check}; or the facts of a filter elsewhere (Redis), whose count
+   * the caller passes to {@link checkCount}.
+   */
   constructor(
-    private readonly filter: AnyFilter,
+    private readonly filter:
+      | AnyFilter
+      | { readonly capacity: number | undefined; readonly fpr: number | undefined },
     private readonly label: string,
   ) {
-    this.capacity = grows(filter) ? undefined : filter.capacity;
-    if (this.capacity !== undefined && filter.count > this.capacity) this.warn();
+    const local = 'add' in filter;
+    this.capacity = local && grows(filter) ? undefined : filter.capacity;
+    this.fpr = filter.fpr;
+    if (local) this.check();
   }
 
-  /** Call after keys were added; cheap enough to call per key. */
+  /** Call after keys were added to a local filter; cheap enough to call per key. */
   check(): void {
-    if (!this.passed && this.capacity !== undefined && this.filter.count > this.capacity) this.warn();
+    if ('count' in this.filter) this.checkCount(this.filter.count);
   }
 
-  private warn(): void {
+  /** Call with the filter's count after keys were added. */
+  checkCount(count: number): void {
+    if (!this.passed && this.capacity !== undefined && count > this.capacity) this.warn(count);
+  }
+
+  private warn(count: number): void {
     this.passed = true;
-    const { filter } = this;
-    const target = filter.fpr === undefined ? '' : ` (created for ${filter.fpr})`;
+    const target = this.fpr === undefined ? '' : ` (created for ${this.fpr})`;
     process.stderr.write(
-      `bloomkit: ${this.label}: warning: now holds ${grouped(filter.count)} keys, past its capacity of ${grouped(this.capacity!)}; its false-positive rate rises above the one promised${target}. Create a larger filter, or use a scalable one\n`,
+      `bloomkit: ${this.label}: warning: now holds ${grouped(count)} keys, past its capacity of ${grouped(this.capacity!)}; its false-positive rate rises above the one promised${target}. Create a larger filter, or use a scalable one\n`,
     );
   }
 }

@@ -47,6 +47,26 @@ describe('bloomkit push, pull and dedup --redis', () => {
     expect(second.stdout).toBe(`${lines(3000, 5000).join('\n')}\n`);
   });
 
+  it('dedup --redis --fixed past its capacity warns once on stderr and exits 3, as with a file', () => {
+    const run = bloomkit(
+      ['dedup', '--redis', url('fixed'), '--fixed', '--capacity', '1000', '--fpr', '1e-4'],
+      {
+        cwd: dir,
+        input: `${lines(0, 3000).join('\n')}\n`,
+      },
+    );
+    expect(run.status).toBe(3);
+    expect(run.stderr).toMatch(
+      /^bloomkit: fixed: warning: now holds [\d,]+ keys, past its capacity of 1,000;/,
+    );
+    expect(run.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(run.stdout.split('\n').filter(Boolean).length).toBeGreaterThan(2900);
+    // Reopened past its capacity: warned before the first line.
+    const again = bloomkit(['dedup', '--redis', url('fixed')], { cwd: dir, input: 'x\n' });
+    expect(again.status).toBe(3);
+    expect(again.stderr).toMatch(/past its capacity of 1,000/);
+  });
+
   it('two processes deduplicating one stream into one filter print each line exactly once between them', async () => {
     const input = `${lines(0, 20_000).join('\n')}\n`;
     const run = () =>

@@ -1,4 +1,6 @@
+import { kindByName } from '@bloomkit/filters';
 import type { RedisBloomFilter } from '@bloomkit/redis';
+import { CapacityWatch } from '../capacity.js';
 import { EXIT } from '../errors.js';
 import type { Interrupts } from '../interrupts.js';
 import { withInput } from '../keys.js';
@@ -25,6 +27,16 @@ export async function runRedisDedup(
 ): Promise<number> {
   return withRedis(target, async (client, Filter) => {
     const filter = await openOrCreate(Filter, client, target.name, options);
+    // A fixed-size filter past its capacity is warned once and ends the run with status 3, as for a file; the
+    // count is read once per batch (one HGET). A scalable filter grows and has no capacity to pass.
+    const fixed = kindByName(filter.kind)?.kind.params !== 'chain' && filter.capacity !== null;
+    const watch = fixed
+      ? new CapacityWatch(
+          { capacity: filter.capacity ?? undefined, fpr: filter.fpr ?? undefined },
+          target.name,
+        )
+      : undefined;
+    if (watch !== undefined) watch.checkCount(await filter.count());
     const out = new Output();
     const separator = options.nul ? NUL : LF;
     let keys: Uint8Array[] = [];
@@ -45,6 +57,7 @@ export async function runRedisDedup(
       keys = [];
       lines = [];
       out.flush();
+      if (watch !== undefined && !watch.passed) watch.checkCount(await filter.count());
     };
     for (const file of options.files.length > 0 ? options.files : ['-']) {
       if (interrupts.interrupted) break;
@@ -68,7 +81,7 @@ export async function runRedisDedup(
         `dedup: ${seen} lines in, ${written} out, ${seen - written} dropped; Redis filter ${target.name} (${filter.kind})\n`,
       );
     }
-    return interrupts.exitStatus ?? EXIT.ok;
+    return interrupts.exitStatus ?? (watch?.passed ? EXIT.overCapacity : EXIT.ok);
   });
 }
 
