@@ -7,34 +7,25 @@ import { grouped } from './units.js';
  * from explicit bits and hashes promised no rate and are not watched; a growing (scalable) filter grows instead.
  */
 export class CapacityWatch {
-  private readonly capacity: number | undefined;
-  private readonly fpr: number | undefined;
   /** True once the filter holds more keys than its capacity. */
   passed = false;
 
-  /**
-   * `filter`: a local filter, read at each {@link check}; or the facts of a filter elsewhere (Redis), whose count
-   * the caller passes to {@link checkCount}.
-   */
+  /** `capacity` undefined: nothing to watch (explicit m and k, or a filter that grows). */
   constructor(
-    private readonly filter:
-      | AnyFilter
-      | { readonly capacity: number | undefined; readonly fpr: number | undefined },
+    private readonly capacity: number | undefined,
+    private readonly fpr: number | undefined,
     private readonly label: string,
-  ) {
-    const local = 'add' in filter;
-    this.capacity = local && grows(filter) ? undefined : filter.capacity;
-    this.fpr = filter.fpr;
-    if (local) this.check();
+  ) {}
+
+  /** The watch of a local filter, checked at once (a file may already be past its capacity). */
+  static of(filter: AnyFilter, label: string): CapacityWatch {
+    const watch = new CapacityWatch(grows(filter) ? undefined : filter.capacity, filter.fpr, label);
+    watch.check(filter.count);
+    return watch;
   }
 
-  /** Call after keys were added to a local filter; cheap enough to call per key. */
-  check(): void {
-    if ('count' in this.filter) this.checkCount(this.filter.count);
-  }
-
-  /** Call with the filter's count after keys were added. */
-  checkCount(count: number): void {
+  /** Call with the filter's count after keys were added; cheap enough to call per key. */
+  check(count: number): void {
     if (!this.passed && this.capacity !== undefined && count > this.capacity) this.warn(count);
   }
 

@@ -1,15 +1,13 @@
 import { totalmem } from 'node:os';
-import { type ByteSource, type FilterHeader, FormatError } from '@bloomkit/core';
+import type { ByteSource, FilterHeader } from '@bloomkit/core';
 import {
   type AnyFilter,
   type FilterSpec as AnySpec,
   classOf,
   createFilter as createAny,
-  describeKinds,
-  type FilterClass,
-  kindById,
   kindByName,
   kindNames,
+  kindOfHeader,
 } from '@bloomkit/filters';
 import { CliError } from './errors.js';
 
@@ -62,22 +60,16 @@ export function createFilter(spec: FilterSpec): AnyFilter {
   return createAny(kind, { ...shape, maxBytes: MAX_FILTER_BYTES }) as AnyFilter;
 }
 
-/** The class of the kind a header names; a kind the table does not hold is a FormatError listing the known. */
-export function classOfHeader(header: FilterHeader): FilterClass {
-  const Class = kindById(header.kind);
-  if (Class === undefined) {
-    throw new FormatError(`unknown filter kind ${header.kind} (known: ${describeKinds()})`);
-  }
-  return Class;
-}
-
 /**
  * Reads a filter of the kind its (already read) header names from its file's bytes (one array or parts), in
  * place: the bytes were read for this filter alone. The checksum is verified unless `verifyChecksum` is false.
  */
 export function decodeFilter(header: FilterHeader, bytes: ByteSource, verifyChecksum = true): AnyFilter {
-  const Class = classOfHeader(header);
-  return Class.deserialize(bytes, { copy: false, verifyChecksum, maxBytes: MAX_FILTER_BYTES }) as AnyFilter;
+  return kindOfHeader(header).deserialize(bytes, {
+    copy: false,
+    verifyChecksum,
+    maxBytes: MAX_FILTER_BYTES,
+  }) as AnyFilter;
 }
 
 /** The kind's name, as `--kind` and `info` spell it. */

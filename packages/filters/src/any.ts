@@ -16,17 +16,19 @@ export interface AnyDecoded {
   readonly filter: BloomFilter;
 }
 
-/**
- * The kind of a file's bytes (one array or parts): its header is read without the checksum (O(1)); a kind the
- * table does not hold is a FormatError that lists the known ones.
- */
-export function kindOfBytes(bytes: ByteSource): { header: FilterHeader; Class: FilterClass } {
-  const header = readHeader(bytes, { verifyChecksum: false });
+/** The class of the kind a file's header names; a kind the table does not hold is a FormatError listing the known. */
+export function kindOfHeader(header: FilterHeader): FilterClass {
   const Class = kindById(header.kind);
   if (Class === undefined) {
     throw new FormatError(`deserializeAny: unknown filter kind ${header.kind} (known: ${describeKinds()})`);
   }
-  return { header, Class };
+  return Class;
+}
+
+/** The kind of a file's bytes (one array or parts): its header is read without the checksum (O(1)). */
+export function kindOfBytes(bytes: ByteSource): { header: FilterHeader; Class: FilterClass } {
+  const header = readHeader(bytes, { verifyChecksum: false });
+  return { header, Class: kindOfHeader(header) };
 }
 
 /**

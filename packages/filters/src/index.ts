@@ -1,6 +1,13 @@
 // @bloomkit/filters: every bloomkit filter kind in one table. Read a file of any kind, build a filter by its
 // kind's name, find the class of a filter or of bytes, register a private kind.
-export { type AnyDecoded, deserializeAny, fromJSONAny, kindOfBytes, requireKind } from './any.js';
+export {
+  type AnyDecoded,
+  deserializeAny,
+  fromJSONAny,
+  kindOfBytes,
+  kindOfHeader,
+  requireKind,
+} from './any.js';
 export { createFilter, type FilterSpec } from './create.js';
 export {
   type CreateOptions,

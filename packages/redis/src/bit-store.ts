@@ -39,7 +39,7 @@ export class BitStore implements Store {
   ) {
     const { params } = context;
     this.kind = redisKind(params.kind)!;
-    this.positions = new KeyPositions(this.kind.record.layout, params.bits, params.hashes, params.seed);
+    this.positions = new KeyPositions(this.kind.Class.kind.layout, params.bits, params.hashes, params.seed);
     this.shardBits = this.sharded ? params.shardBlocks * BLOCK_BITS : Number.POSITIVE_INFINITY;
   }
 

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type KindRecord } from '@bloomkit/core';
+import { blockedLayout, InvalidArgumentError } from '@bloomkit/core';
 import {
   type FilterClass,
   isSingleKind,
@@ -19,19 +19,17 @@ import { ScalableBloomFilter } from '@bloomkit/scalable';
  */
 export type RedisStorage = 'bits' | 'shards' | 'counters' | 'chain';
 
-/** A kind Redis can hold: its class and how it is stored. */
+/** A kind Redis can hold: its class (its record is `Class.kind`) and how it is stored. */
 export interface RedisKind {
   readonly Class: FilterClass;
-  readonly record: KindRecord;
   readonly storage: RedisStorage;
 }
 
 /** How Redis stores `Class`, or undefined when it cannot. */
 function storageOf(Class: FilterClass): RedisStorage | undefined {
-  const record = Class.kind;
   if (!isSingleKind(Class)) return Class === ScalableBloomFilter ? 'chain' : undefined;
-  if (record.counterWidths.some((width) => width !== 0)) return 'counters';
-  return record.layout.name === 'blocked' ? 'shards' : 'bits';
+  if (Class.kind.counterWidths.some((width) => width !== 0)) return 'counters';
+  return Class.kind.layout === blockedLayout ? 'shards' : 'bits';
 }
 
 /** The names of the kinds a filter in Redis can be: those of the table that one of the storages above holds. */
@@ -43,7 +41,7 @@ export function redisKindNames(): string[] {
 export function redisKind(name: unknown): RedisKind | undefined {
   const Class = typeof name === 'string' ? kindByName(name) : undefined;
   const storage = Class === undefined ? undefined : storageOf(Class);
-  return storage === undefined ? undefined : { Class: Class!, record: Class!.kind, storage };
+  return storage === undefined ? undefined : { Class: Class!, storage };
 }
 
 /** The kind named `name`, or an InvalidArgumentError that lists the kinds Redis holds. */

@@ -88,7 +88,8 @@ export function decodeParams(where: string, name: string, fields: Record<string,
       `${where}: unknown kind ${JSON.stringify(fields.kind)} (known: ${redisKindNames().join(', ')})`,
     );
   }
-  const { storage, record } = found;
+  const { storage } = found;
+  const record = found.Class.kind;
   const kind = record.name;
   const bad = (field: string, range: string) =>
     new FormatError(

@@ -14,7 +14,7 @@ import {
   readOptions,
   resolveSeed,
 } from '@bloomkit/core/internal';
-import { classOf, deserializeAny } from '@bloomkit/filters';
+import { kindOfBytes } from '@bloomkit/filters';
 import {
   DEFAULT_GROWTH,
   DEFAULT_TIGHTENING,
@@ -223,8 +223,8 @@ export class RedisBloomFilter {
   ): Promise<RedisBloomFilter> {
     const where = 'RedisBloomFilter.import';
     checkName(where, name);
-    const local = decodeLocal(where, bytes);
-    const params = paramsOf(where, local, options.shards);
+    const { local, kind } = decodeLocal(where, bytes);
+    const params = paramsOf(where, local, kind, options.shards);
     const generation = newGeneration();
     const keys = filterKeys(name, generation);
     if ((await claim(client, keys.meta, params, generation)) !== undefined) {
@@ -381,8 +381,8 @@ function readTtl(where: string, ttl: number | undefined): number | undefined {
 
 /** The stored parameters for create's options, sized as the local classes size them. */
 function planParams(where: string, o: RedisFilterOptions): RedisFilterParams {
-  const { record, storage } = requireRedisKind(where, o.kind);
-  const kind = record.name;
+  const { Class, storage } = requireRedisKind(where, o.kind);
+  const kind = Class.kind.name;
   const seed = resolveSeed(where, o.seed);
   const base = { kind, seed, counterBits: 0, shards: 1, shardBlocks: 0, growth: 0, tightening: 0 };
   if (storage === 'chain') {
@@ -399,7 +399,7 @@ function planParams(where: string, o: RedisFilterOptions): RedisFilterParams {
     checkStringBits(where, kind, storage, first.bits);
     return { ...base, bits: first.bits, hashes: first.hashes, capacity, fpr, growth, tightening };
   }
-  const layout = record.layout;
+  const layout = Class.kind.layout;
   const counterBits =
     storage === 'counters' ? checkOneOf(where, 'counterBits', o.counterBits ?? 4, [4, 8] as const) : 0;
   if (storage !== 'counters' && o.counterBits !== undefined) {
@@ -469,17 +469,21 @@ function checkStringBits(where: string, kind: string, storage: RedisKind['storag
   }
 }
 
-/** A local filter of any kind Redis holds, from a file. */
-function decodeLocal(where: string, bytes: ByteSource): LocalFilter {
-  const { filter, Class } = deserializeAny(bytes, { maxBytes: Number.MAX_SAFE_INTEGER });
-  requireRedisKind(where, Class.kind.name);
-  return filter as LocalFilter;
+/** A local filter of any kind Redis holds, from a file: its kind (from the header, O(1)) is checked first. */
+function decodeLocal(where: string, bytes: ByteSource): { local: LocalFilter; kind: RedisKind } {
+  const kind = requireRedisKind(where, kindOfBytes(bytes).Class.kind.name);
+  const local = kind.Class.deserialize(bytes, { maxBytes: Number.MAX_SAFE_INTEGER }) as LocalFilter;
+  return { local, kind };
 }
 
-/** The stored parameters of an imported filter. */
-function paramsOf(where: string, local: BloomFilter, shards: number | undefined): RedisFilterParams {
-  const { record, storage } = requireRedisKind(where, classOf(local)?.kind.name);
-  const kind = record.name;
+/** The stored parameters of an imported filter of a kind Redis holds. */
+function paramsOf(
+  where: string,
+  local: BloomFilter,
+  { Class, storage }: RedisKind,
+  shards: number | undefined,
+): RedisFilterParams {
+  const kind = Class.kind.name;
   const base = {
     kind,
     seed: local.seed,

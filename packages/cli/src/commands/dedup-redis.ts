@@ -31,12 +31,9 @@ export async function runRedisDedup(
     // count is read once per batch (one HGET). A scalable filter grows and has no capacity to pass.
     const fixed = kindByName(filter.kind)?.kind.params !== 'chain' && filter.capacity !== null;
     const watch = fixed
-      ? new CapacityWatch(
-          { capacity: filter.capacity ?? undefined, fpr: filter.fpr ?? undefined },
-          target.name,
-        )
+      ? new CapacityWatch(filter.capacity!, filter.fpr ?? undefined, target.name)
       : undefined;
-    if (watch !== undefined) watch.checkCount(await filter.count());
+    watch?.check(await filter.count());
     const out = new Output();
     const separator = options.nul ? NUL : LF;
     let keys: Uint8Array[] = [];
@@ -57,7 +54,7 @@ export async function runRedisDedup(
       keys = [];
       lines = [];
       out.flush();
-      if (watch !== undefined && !watch.passed) watch.checkCount(await filter.count());
+      if (watch !== undefined && !watch.passed) watch.check(await filter.count());
     };
     for (const file of options.files.length > 0 ? options.files : ['-']) {
       if (interrupts.interrupted) break;

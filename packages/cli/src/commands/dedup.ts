@@ -68,7 +68,7 @@ async function dedup(
 ): Promise<number> {
   const out = new Output();
   const progress = new Progress(options.quiet);
-  const watch = new CapacityWatch(filter, state?.label ?? 'dedup');
+  const watch = CapacityWatch.of(filter, state?.label ?? 'dedup');
   const started = performance.now();
   let lines = 0;
   let written = 0;
@@ -78,7 +78,7 @@ async function dedup(
     lines++;
     if (isNew) {
       written++;
-      watch.check();
+      watch.check(filter.count);
     }
   });
   try {
@@ -92,7 +92,7 @@ async function dedup(
             if (filter.add(keys.of(chunk, start, end))) {
               out.bytes(chunk, start, next);
               written++;
-              watch.check();
+              watch.check(filter.count);
             }
             if ((++lines & 0xffff) === 0) progress.tick(lines, filter);
           },

@@ -1,8 +1,7 @@
 import { ChecksumMismatchError } from '@bloomkit/core';
-import type { FilterClass } from '@bloomkit/filters';
 import { EXIT } from '../errors.js';
 import { inFile, readFilterBytes } from '../files.js';
-import { type AnyFilter, classOfHeader, MAX_FILTER_BYTES } from '../filters.js';
+import { type AnyFilter, decodeFilter, kindName } from '../filters.js';
 import { binarySize, grouped } from '../units.js';
 
 /** What `info` reports, field for field (`--json` prints this object). */
@@ -35,20 +34,16 @@ export interface FilterInfo {
 /** `info FILE [--json]`: exit 0, or 2 when the checksum does not match (the rest is still printed). */
 export function runInfo(file: string, json: boolean): number {
   const { header, bytes } = readFilterBytes(file);
-  let Class: FilterClass;
   let checksum = 'ok';
   let filter: AnyFilter;
   try {
-    Class = classOfHeader(header);
-    const read = (verifyChecksum: boolean) =>
-      Class.deserialize(bytes, { copy: false, verifyChecksum, maxBytes: MAX_FILTER_BYTES }) as AnyFilter;
     try {
-      filter = read(true);
+      filter = decodeFilter(header, bytes);
     } catch (error) {
       // A checksum that does not match is reported with everything else the file says.
       if (!(error instanceof ChecksumMismatchError)) throw error;
       checksum = error.message.replace(/^[A-Za-z.]+: /, '');
-      filter = read(false);
+      filter = decodeFilter(header, bytes, false);
     }
   } catch (error) {
     throw inFile(file, error);
@@ -57,7 +52,7 @@ export function runInfo(file: string, json: boolean): number {
   const info: FilterInfo = {
     file,
     fileBytes: header.byteLength,
-    kind: Class.kind.name,
+    kind: kindName(filter),
     formatVersion: header.version,
     seed: filter.seed,
     bits: filter.bits,

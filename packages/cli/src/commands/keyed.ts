@@ -55,7 +55,7 @@ async function answerKeys(
   operation.check?.(filter, label);
   const out = new Output(1, { held: operation.writes });
   const progress = new Progress(options.quiet);
-  const watch = operation.name === 'add' ? new CapacityWatch(filter, label) : undefined;
+  const watch = operation.name === 'add' ? CapacityWatch.of(filter, label) : undefined;
   const view = new KeyView();
   let keys = 0;
   let no = 0;
@@ -70,7 +70,7 @@ async function answerKeys(
     {
       argument(key, text) {
         const yes = answer(key);
-        watch?.check();
+        watch?.check(filter.count);
         if (options.verbose) {
           if (typeof key === 'string') out.text(text);
           else out.bytes(Buffer.from(key.buffer, key.byteOffset, key.length), 0, key.length);
@@ -79,7 +79,7 @@ async function answerKeys(
       },
       bytes(chunk, start, end) {
         const yes = answer(view.of(chunk, start, end));
-        watch?.check();
+        watch?.check(filter.count);
         if (options.verbose) {
           out.bytes(chunk, start, end);
           out.text(`\t${yes ? operation.yes : operation.no}\n`);
