@@ -7,6 +7,8 @@ import {
   standardLayout,
 } from '@bloomkit/core';
 import { CountingBloomFilter } from '@bloomkit/counting';
+import { ExceptionFilter } from '@bloomkit/exceptions';
+import { kinds } from '@bloomkit/filters';
 import { ScalableBloomFilter } from '@bloomkit/scalable';
 import { StandardBloomFilter } from '@bloomkit/standard';
 import { describe, expect, it } from 'vitest';
@@ -56,6 +58,28 @@ describe('docs/FORMAT.md', () => {
     filter.add('world');
     expect(hex(filter.serialize())).toBe(dump('### 6.3'));
     expect(dump('### 6.3').length).toBe(212 * 2);
+  });
+
+  it('§6.4: the exceptions file (a nested standard filter, two exceptions in byte order) is what the code writes', () => {
+    const filter = ExceptionFilter.wrap(new StandardBloomFilter({ bits: 8, hashes: 1, seed: 0 }));
+    filter.add('hello');
+    expect(filter.addException('safe')).toBe(true);
+    expect(filter.addException('apple')).toBe(true);
+    expect(hex(filter.serialize())).toBe(dump('### 6.4'));
+    expect(dump('### 6.4').length).toBe(130 * 2);
+    const read = ExceptionFilter.deserialize(Buffer.from(dump('### 6.4'), 'hex'));
+    expect([read.has('hello'), read.has('safe'), read.has('apple')]).toEqual([true, false, false]);
+  });
+
+  it('§2: the table of kinds names every kind the code knows, with its id', () => {
+    const table = /## 2\. Kinds[\s\S]*?\n\n([\s\S]*?)\n\n/.exec(doc)![1]!;
+    const rows = [...table.matchAll(/^\| (\d+) \| ([a-z]+) \|/gm)].map((m) => `${m[1]} ${m[2]}`);
+    expect(rows).toEqual([
+      '0 invalid',
+      ...kinds()
+        .map((Class) => `${Class.kind.id} ${Class.kind.name}`)
+        .sort(),
+    ]);
   });
 
   it('§4: every hash check value is what the hash computes', () => {

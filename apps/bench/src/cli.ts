@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { bitsPerKeySpec, fprSpec, renderSvg, throughputSpec } from './charts.js';
 import { CONTENDERS } from './contenders.js';
 import { dedupMarkdown, runDedup } from './dedup.js';
+import { exceptionsMarkdown, runExceptions } from './exceptions.js';
 import { checkGoals, goalsMarkdown } from './goals.js';
 import type { Measurement } from './job.js';
 import { jobs, makePlan, type Plan } from './plan.js';
@@ -20,6 +21,7 @@ const usage = () => `Usage: pnpm bench [options]
   --redis            bloomkit's Redis filters against SETBIT and Lua recipes on a redis-server it starts
   --dedup [N]        bloomkit dedup against awk '!seen[$0]++' and sort -u on N URL lines (default 10^7)
   --scale N          one standard filter for N keys (e.g. 1e9: 1.2 GB of bits, past 2^32)
+  --exceptions       has of a filter with 0 and 10^5 exceptions against the plain filter, interleaved
   --reps N           repetitions (default 5; medians and min–max ratios are reported)
   --jobs N           measurements side by side (default 1; more is faster and noisier, and is labelled)
   --sizes a,b        key counts instead of the plan's
@@ -43,6 +45,7 @@ interface Options {
   scale: number | undefined;
   dedup: number | undefined;
   redis: boolean;
+  exceptions: boolean;
   fpr: number | undefined;
   keys: string[] | undefined;
   reps: number;
@@ -61,6 +64,7 @@ function parseArgs(argv: readonly string[]): Options {
     scale: undefined,
     dedup: undefined,
     redis: false,
+    exceptions: false,
     fpr: undefined,
     keys: undefined,
     reps: 5,
@@ -82,6 +86,7 @@ function parseArgs(argv: readonly string[]): Options {
     else if (arg === '--quick') options.full = false;
     else if (arg === '--scale') options.scale = Number(value());
     else if (arg === '--redis') options.redis = true;
+    else if (arg === '--exceptions') options.exceptions = true;
     else if (arg === '--dedup') {
       const next = argv[i + 1];
       options.dedup = next !== undefined && !next.startsWith('--') ? Number(argv[++i]) : 10_000_000;
@@ -182,6 +187,15 @@ export async function main(argv: readonly string[]): Promise<void> {
     const result = await runRedis(options.reps, progress);
     return report('redis', 'bloomkit in Redis against hand-made recipes', result, redisMarkdown(result));
   }
+  if (options.exceptions) {
+    const result = runExceptions(options.reps, progress);
+    return report(
+      'exceptions',
+      'bloomkit exception lists: the cost on lookups',
+      result,
+      exceptionsMarkdown(result),
+    );
+  }
   if (options.dedup !== undefined) {
     const result = await runDedup(options.dedup, options.reps, progress);
     return report('dedup', 'bloomkit dedup against awk and sort', result, dedupMarkdown(result));
@@ -204,7 +218,7 @@ export async function main(argv: readonly string[]): Promise<void> {
   await runComparison(options, command);
 }
 
-/** A side report (`--redis`, `--dedup`, `--scale`): markdown on stdout and in NAME.md, the result in NAME.json. */
+/** A side report (`--redis`, `--dedup`, `--scale`, `--exceptions`): markdown on stdout and in NAME.md, the result in NAME.json. */
 function writeReport(
   out: string,
   name: string,

@@ -125,7 +125,10 @@ function bloomkitContender(Class: FilterClass): Contender {
 }
 
 export const CONTENDERS: readonly Contender[] = [
-  ...kinds().map(bloomkitContender),
+  // (A wrapper kind, such as the exception list, is measured by `--exceptions` over the filter it wraps.)
+  ...kinds()
+    .filter((Class) => Class.kind.params !== 'wrapper')
+    .map(bloomkitContender),
   {
     id: 'bloom-filters-standard',
     label: 'bloom-filters BloomFilter',

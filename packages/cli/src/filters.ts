@@ -1,5 +1,7 @@
 import { totalmem } from 'node:os';
 import type { ByteSource, FilterHeader } from '@bloomkit/core';
+// Loading the exceptions kind adds it to the table, so every command reads files of kind 6 like any other.
+import { ExceptionFilter } from '@bloomkit/exceptions';
 import {
   type AnyFilter,
   type FilterSpec as AnySpec,
@@ -79,5 +81,16 @@ export function kindName(filter: AnyFilter): string {
 
 /** True for a kind that grows as keys come (a chain of sub-filters): its capacity is not a limit. */
 export function grows(filter: AnyFilter): boolean {
+  if (filter instanceof ExceptionFilter) return grows(filter.filter as AnyFilter);
   return classOf(filter)?.kind.params === 'chain';
+}
+
+/** A filter with an exception list (kind 6), or undefined for any other. */
+export function exceptionsOf(filter: AnyFilter): ExceptionFilter | undefined {
+  return filter instanceof ExceptionFilter ? filter : undefined;
+}
+
+/** The filter with an exception list: itself when it has one, else a new, empty list over it. */
+export function withExceptions(filter: AnyFilter): ExceptionFilter {
+  return exceptionsOf(filter) ?? ExceptionFilter.wrap(filter);
 }

@@ -70,12 +70,34 @@ export function encodeChainParts(
   params: Uint8Array,
   subFilters: readonly { serializeParts(): Uint8Array[] }[],
 ): Uint8Array[] {
-  return encodeEnvelopeParts({
-    kind: kind.id,
+  return encodeNestedParts(
+    kind,
     seed,
     params,
-    payload: subFilters.flatMap((filter) => filter.serializeParts()),
-  });
+    subFilters.flatMap((filter) => filter.serializeParts()),
+  );
+}
+
+/**
+ * A file of a kind that nests envelopes in its payload (a chain, or a wrapper such as kind 6 whose payload is one
+ * nested filter and data of its own), as parts: the header and params, the payload parts as given (views, not
+ * copied), the checksum.
+ */
+export function encodeNestedParts(
+  kind: KindRecord,
+  seed: number,
+  params: Uint8Array,
+  payload: readonly Uint8Array[],
+): Uint8Array[] {
+  return encodeEnvelopeParts({ kind: kind.id, seed, params, payload });
+}
+
+/**
+ * Bytes [offset, offset + length) of a decoded envelope's payload, as views (a nested envelope, or a kind's own
+ * data after it). The caller checked the range against `payloadLength`.
+ */
+export function payloadRange(envelope: ChainEnvelope, offset: number, length: number): Uint8Array[] {
+  return sliceParts(envelope.payload, offset, length);
 }
 
 /** The parts of a file gathered into one array, or an InvalidArgumentError past one array's limit (serialize). */

@@ -8,11 +8,19 @@ export { BitArray } from './bit-array.js';
 /** The shared base of the bit kinds (standard, partitioned, blocked): a kind is its record; statics build it. */
 export { BitFilter } from './bit-filter.js';
 /**
- * The chain codec (docs/FORMAT.md §3.4): a chained kind's outer envelope (`decodeChain`), its payload split into
- * its sub-filters' files (`splitChain`), a chain written as parts (`encodeChainParts`), and parts joined into one
- * array for `serialize` (`joinParts`). Scalable, and any later chained kind.
+ * The codec of kinds that nest envelopes (docs/FORMAT.md §3.4, §3.5): a kind's outer envelope (`decodeChain`),
+ * a chain's payload split into its sub-filters' files (`splitChain`), a range of a payload as views
+ * (`payloadRange`), a chain or any nesting file written as parts (`encodeChainParts`, `encodeNestedParts`), and
+ * parts joined into one array for `serialize` (`joinParts`). Scalable, exceptions.
  */
-export { decodeChain, encodeChainParts, joinParts, splitChain } from './chain-codec.js';
+export {
+  decodeChain,
+  encodeChainParts,
+  encodeNestedParts,
+  joinParts,
+  payloadRange,
+  splitChain,
+} from './chain-codec.js';
 /** CRC-32C (Castagnoli), the envelope's checksum. Tests that forge files. */
 export { crc32c } from './checksum.js';
 /** Counters: the widths a store takes (4, 8, 16), their type, and the store. Counting, Redis. */

@@ -18,10 +18,14 @@ export interface KindRecord {
   readonly className: string;
   /**
    * How the params block and payload are laid out: `single` is the 40-byte single-filter block over a bit or
-   * counter array (§3.1–3.3); `chain` is the chain block over nested envelopes (§3.4).
+   * counter array (§3.1–3.3); `chain` is the chain block over nested envelopes (§3.4); `wrapper` is a block of the
+   * kind's own over one nested envelope of another kind, which holds the positions (§3.5, kind 6 exceptions).
    */
-  readonly params: 'single' | 'chain';
-  /** The layout of the positions (single filters; for a chain, the layout of its sub-filters). */
+  readonly params: 'single' | 'chain' | 'wrapper';
+  /**
+   * The layout of the positions (single filters; for a chain, the layout of its sub-filters; a wrapper has none of
+   * its own, its nested filter's kind says which, and its record names the standard layout as a placeholder).
+   */
   readonly layout: Layout;
   /** The counter widths the params block may hold: [0] for bit filters. */
   readonly counterWidths: readonly number[];

@@ -27,7 +27,7 @@ export type AnyFilter = (typeof BUILT_IN)[number]['prototype'];
 
 const table: FilterClass[] = [...BUILT_IN];
 
-/** Every kind, built in or registered, in the order they were added. */
+/** Every kind, built in or registered, in id order. */
 export function kinds(): readonly FilterClass[] {
   return table;
 }
@@ -89,4 +89,5 @@ export function registerKind(Class: FilterClass): void {
     );
   }
   table.push(Class);
+  table.sort((a, b) => a.kind.id - b.kind.id);
 }

@@ -1,18 +1,30 @@
 import { BLOCK_BITS, type Key } from '@bloomkit/core';
 import { BitArray, keyList } from '@bloomkit/core/internal';
+import { ExceptionFilter } from '@bloomkit/exceptions';
 import { BitfieldBatch, SET_BIT } from './bitfield.js';
 import { allocateBytes, readBytes, writeBytes } from './bytes.js';
-import { runScript, script } from './client.js';
-import { filterGone, isGoneReply } from './errors.js';
+import { runScript, type Script, script } from './client.js';
+import { filterGone, isGoneReply, RedisFilterError } from './errors.js';
 import { checkGuard, GUARD_BYTES, guardBytes, guardRead } from './guard.js';
 import { type RedisKind, redisKind, singleClass } from './kinds.js';
 import type { LocalFilter, SingleLocalFilter } from './local.js';
-import { answers, PackedOffsets } from './packed.js';
+import { answers, PackedKeys, PackedOffsets } from './packed.js';
 import { KeyPositions, redisBitOffset } from './positions.js';
-import { BITS_HAS } from './scripts.js';
+import { BITS_HAS, EXCEPTIONS_ADD, EXCEPTIONS_HAS, EXCEPTIONS_RECORD, EXCEPTIONS_REMOVE } from './scripts.js';
 import { settleAll } from './settle.js';
 
 const HAS = script(BITS_HAS);
+const EXCEPTED_ADD = script(EXCEPTIONS_ADD);
+const EXCEPTED_HAS = script(EXCEPTIONS_HAS);
+const RECORD = script(EXCEPTIONS_RECORD);
+const REMOVE = script(EXCEPTIONS_REMOVE);
+
+/** Members per SSCAN and per SADD when exceptions are exported or imported. */
+const SET_BATCH = 1000;
+
+/** An exceptions script's reply for one key: '1' (added and changed, present, listed, removed), '2', '0'. */
+const CHANGED = '1';
+const NONE = '0';
 
 /** Keys per command: small enough that encoding the next command overlaps with Redis running this one. */
 const CHUNK_KEYS = 256;
@@ -25,6 +37,10 @@ import type { Counter, Store, StoreContext } from './store.js';
  * suffixed with the generation, see keys.ts). Each string holds exactly the bloomkit payload bytes
  * (docs/FORMAT.md) of its range, then the 4-byte guard (guard.ts), so GETRANGE of the shards' payloads in order is
  * the file's payload.
+ *
+ * A filter with exceptions (ExceptionFilter, kind 6) keeps the exception keys as sets beside the bits, one per
+ * string and in its slot (keys.ts), so that `has` (bits and set), `add` (bits set, exception lifted) and
+ * `addException` (bits checked, key listed) are each one script per string: atomic against each other.
  */
 export class BitStore implements Store {
   private readonly positions: KeyPositions;
@@ -73,11 +89,83 @@ export class BitStore implements Store {
   }
 
   async addMany(keys: readonly Key[]): Promise<boolean[]> {
-    return this.addRun('RedisBloomFilter.addMany', keys);
+    if (!this.context.params.exceptions) return this.addRun('RedisBloomFilter.addMany', keys);
+    const where = 'RedisBloomFilter.addMany';
+    const codes = await this.exceptionsRun(where, keys, EXCEPTED_ADD);
+    this.counter.add(codes.filter((code) => code === CHANGED).length);
+    return codes.map((code) => code !== NONE);
   }
 
   async hasMany(keys: readonly Key[]): Promise<boolean[]> {
-    return this.hasRun('RedisBloomFilter.hasMany', keys);
+    if (!this.context.params.exceptions) return this.hasRun('RedisBloomFilter.hasMany', keys);
+    const codes = await this.exceptionsRun('RedisBloomFilter.hasMany', keys, EXCEPTED_HAS);
+    return codes.map((code) => code === CHANGED);
+  }
+
+  /** Lists keys as exceptions where all their bits are set; true for each key listed now. */
+  async addExceptions(keys: readonly Key[]): Promise<boolean[]> {
+    const codes = await this.exceptionsRun('RedisBloomFilter.addExceptions', keys, RECORD);
+    return codes.map((code) => code === CHANGED);
+  }
+
+  /** Takes keys off the exception list; true for each key that was on it. */
+  async removeExceptions(keys: readonly Key[]): Promise<boolean[]> {
+    const codes = await this.exceptionsRun('RedisBloomFilter.removeExceptions', keys, REMOVE);
+    return codes.map((code) => code === CHANGED);
+  }
+
+  /** The sets of exception keys, one per string (empty for a filter without exceptions). */
+  exceptionSets(): string[] {
+    if (!this.context.params.exceptions) return [];
+    return this.sizes().map((_, i) => this.context.keys.exceptions(this.sharded ? i : undefined));
+  }
+
+  /** The number of exception keys (SCARD of each set). */
+  async exceptionCount(): Promise<number> {
+    const counts = await Promise.all(this.exceptionSets().map((set) => this.context.client.scard(set)));
+    return counts.reduce((a, b) => a + b, 0);
+  }
+
+  /**
+   * Runs an exceptions script over a batch: per string, the keys' offsets and bytes, one script call per
+   * {@link CHUNK_KEYS} keys. One reply character per key, in input order.
+   */
+  private async exceptionsRun(where: string, input: readonly Key[], code: Script): Promise<string[]> {
+    const list = keyList(where, input);
+    const { client, generation, name, keys } = this.context;
+    const k = this.context.params.hashes;
+    const sizes = this.sizes();
+    const out = new Array<string>(list.length);
+    const sent = this.chunked(
+      list,
+      () => ({ offsets: new PackedOffsets(), keys: new PackedKeys() }),
+      (command, offset) => command.offsets.push(offset),
+      (command, shard) =>
+        runScript(
+          client,
+          code,
+          [this.key(shard), keys.exceptions(this.sharded ? shard : undefined)],
+          [generation, sizes[shard]! * 8, k, command.offsets.buffer(), command.keys.buffer()],
+        ).catch((error: unknown) => {
+          throw isGoneReply(error) ? filterGone(where, name, error) : error;
+        }),
+      (command, key) => command.keys.push(key),
+    );
+    const replies = await settleAll(
+      where,
+      sent.map((c) => c.key),
+      sent.map((c) => c.reply),
+    );
+    replies.forEach((reply, g) => {
+      const { indexes } = sent[g]!;
+      if (typeof reply !== 'string' || reply.length !== indexes.length) {
+        throw new RedisFilterError(
+          `${where}: unexpected reply from Redis: ${JSON.stringify(reply)?.slice(0, 80)}`,
+        );
+      }
+      for (let j = 0; j < indexes.length; j++) out[indexes[j]!] = reply[j]!;
+    });
+    return out;
   }
 
   /**
@@ -173,6 +261,7 @@ export class BitStore implements Store {
     start: (shard: number) => C,
     offset: (command: C, offset: number) => void,
     send: (command: C, shard: number) => Promise<R>,
+    key?: (command: C, key: Key) => void,
   ): { key: string; indexes: number[]; reply: Promise<R> }[] {
     const k = this.context.params.hashes;
     const open = new Map<number, { indexes: number[]; command: C }>();
@@ -191,6 +280,7 @@ export class BitStore implements Store {
         open.set(shard, group);
       }
       group.indexes.push(i);
+      key?.(group.command, list[i]!);
       for (let h = 0; h < k; h++) offset(group.command, redisBitOffset(positions[h]! - base));
       if (group.indexes.length === CHUNK_KEYS) flush(shard, group);
     }
@@ -220,16 +310,51 @@ export class BitStore implements Store {
     };
     const state = { storage, count, capacity: params.capacity ?? undefined, fpr: params.fpr ?? undefined };
     const Class = singleClass(this.kind);
-    return new Class(shape, state) as LocalFilter;
+    const local = new Class(shape, state) as LocalFilter;
+    if (!params.exceptions) return local;
+    const excepted = ExceptionFilter.wrap(local);
+    for (const set of this.exceptionSets()) {
+      let cursor = '0';
+      do {
+        const [next, members] = await client.sscanBuffer(set, cursor, 'COUNT', SET_BATCH);
+        for (const member of members) excepted.addException(new Uint8Array(member));
+        cursor = String(next);
+      } while (cursor !== '0');
+    }
+    // Adds racing the export may have lifted exceptions already read; the export is not a snapshot across keys.
+    return excepted as unknown as LocalFilter;
   }
 
-  async write(filter: LocalFilter): Promise<void> {
+  async write(given: LocalFilter): Promise<void> {
+    const excepted = given instanceof ExceptionFilter ? (given as ExceptionFilter) : undefined;
+    const filter = (excepted?.filter ?? given) as LocalFilter;
     const pages = (filter as SingleLocalFilter).payloadParts();
     const payload = new PagesReader(pages);
     const sizes = this.sizes();
     const guard = guardBytes(this.context.generation);
     for (const [i, size] of sizes.entries())
       await writeBytes(this.context.client, this.key(i), payload.take(size), guard);
+    if (excepted !== undefined) await this.writeExceptions(excepted);
+  }
+
+  /** SADDs an imported filter's exceptions to the sets of the strings their keys map to, a batch at a time. */
+  private async writeExceptions(excepted: ExceptionFilter): Promise<void> {
+    const { client, keys } = this.context;
+    const batches = new Map<string, Buffer[]>();
+    const flush = async (set: string) => {
+      const members = batches.get(set)!;
+      batches.delete(set);
+      await client.sadd(set, ...members);
+    };
+    for (const key of excepted.exceptions()) {
+      const shard = this.sharded ? Math.floor(this.positions.of(key)[0]! / this.shardBits) : undefined;
+      const set = keys.exceptions(shard);
+      const members = batches.get(set) ?? [];
+      members.push(typeof key === 'string' ? Buffer.from(key, 'utf8') : Buffer.from(key));
+      batches.set(set, members);
+      if (members.length === SET_BATCH) await flush(set);
+    }
+    for (const set of [...batches.keys()]) await flush(set);
   }
 }
 

@@ -4,7 +4,8 @@ import { InvalidArgumentError } from '@bloomkit/core';
  * Where a filter named NAME lives. Every key of a filter that must change atomically with another shares the
  * hash tag `{NAME}` (one cluster slot): the parameters, the bits of a standard, partitioned or counting filter, the
  * sub-filters of a scalable one. A blocked filter's shards carry their own tags, `{NAME/i}`, so they spread over
- * the cluster's slots and nodes; a key touches one block, so one shard, so every operation stays atomic.
+ * the cluster's slots and nodes; a key touches one block, so one shard, so every operation stays atomic. A filter
+ * with exceptions keeps them as sets beside its bits, in the same slot: `{NAME}` or, per shard, `{NAME/i}`.
  *
  * The storage keys end with the filter's generation G (8 hex digits), a random number drawn when the filter is
  * created and kept in its meta hash: a filter dropped (or expired) and created again under the same name gets
@@ -15,6 +16,8 @@ export interface FilterKeys {
   readonly data: string;
   sub(i: number): string;
   shard(i: number): string;
+  /** The set of exception keys beside the bits (`data`) or beside shard i of a blocked filter (same slot). */
+  exceptions(shard?: number): string;
 }
 
 /** The longest name accepted (a Redis key may be longer; a name is a label, not data). */
@@ -32,6 +35,8 @@ export function filterKeys(name: string, generation: number): FilterKeys {
     data: `bloomkit:{${name}}:data:${g}`,
     sub: (i) => `bloomkit:{${name}}:sub:${i}:${g}`,
     shard: (i) => `bloomkit:{${name}/${i}}:shard:${g}`,
+    exceptions: (i) =>
+      i === undefined ? `bloomkit:{${name}}:exceptions:${g}` : `bloomkit:{${name}/${i}}:exceptions:${g}`,
   };
 }
 

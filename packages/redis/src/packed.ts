@@ -35,3 +35,30 @@ export function answers(reply: unknown, expected: number, where: string): boolea
   for (let i = 0; i < expected; i++) out[i] = reply.charCodeAt(i) === 49;
   return out;
 }
+
+/**
+ * Keys packed for a script: each its u32 little-endian byte length and its bytes (a string as UTF-8, a lone
+ * surrogate as U+FFFD, the bytes the filter hashes). One Buffer per batch and destination.
+ */
+export class PackedKeys {
+  private bytes: Buffer = Buffer.allocUnsafe(4096);
+  private used = 0;
+
+  push(key: string | Uint8Array): void {
+    const length = typeof key === 'string' ? Buffer.byteLength(key, 'utf8') : key.length;
+    if (this.used + 4 + length > this.bytes.length) {
+      const larger = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.used + 4 + length));
+      this.bytes.copy(larger, 0, 0, this.used);
+      this.bytes = larger;
+    }
+    this.bytes.writeUInt32LE(length, this.used);
+    if (typeof key === 'string') this.bytes.write(key, this.used + 4, 'utf8');
+    else this.bytes.set(key, this.used + 4);
+    this.used += 4 + length;
+  }
+
+  /** The packed bytes (a view; valid until the next push). */
+  buffer(): Buffer {
+    return this.bytes.subarray(0, this.used);
+  }
+}

@@ -30,6 +30,8 @@ export interface RedisFilterParams {
   /** Scalable: growth g and tightening r. */
   readonly growth: number;
   readonly tightening: number;
+  /** True for a filter with an exception list (bit kinds: one set beside the bits, or beside each shard). */
+  readonly exceptions: boolean;
 }
 
 /** The fields written to the meta hash. Numbers are written as JavaScript prints them, which reads back exactly. */
@@ -59,6 +61,8 @@ export function encodeParams(params: RedisFilterParams): string[] {
     String(params.growth),
     'tightening',
     String(params.tightening),
+    'exceptions',
+    params.exceptions ? '1' : '0',
   ];
 }
 
@@ -116,10 +120,15 @@ export function decodeParams(where: string, name: string, fields: Record<string,
   };
   const seed = int('seed', 0, MAX_U32);
   const hashes = int('hashes', 1, MAX_HASHES);
+  // Absent in a hash written before exceptions existed: none.
+  const exceptions = fields.exceptions === undefined ? false : int('exceptions', 0, 1) === 1;
+  if (exceptions && storage !== 'bits' && storage !== 'shards') {
+    throw bad('exceptions', `0 for a ${kind} filter (exceptions live beside bits)`);
+  }
   const sized = fields.capacity !== '' || fields.fpr !== '';
   const capacity = sized || storage === 'chain' ? int('capacity', 1, Number.MAX_SAFE_INTEGER) : null;
   const fpr = sized || storage === 'chain' ? rate('fpr') : null;
-  const base = { kind, seed, hashes, capacity, fpr };
+  const base = { kind, seed, hashes, capacity, fpr, exceptions };
   const zero = (field: string) => int(field, 0, 0);
   /** The fields of a kind in one string: one shard, no shard blocks. */
   const oneString = () => ({ shards: int('shards', 1, 1), shardBlocks: zero('shardBlocks') });
@@ -221,6 +230,7 @@ export function firstDifference(a: RedisFilterParams, b: RedisFilterParams): str
     'shards',
     'growth',
     'tightening',
+    'exceptions',
   ] as const) {
     if (a[field] !== b[field]) return `${field} ${String(a[field])} vs ${String(b[field])}`;
   }

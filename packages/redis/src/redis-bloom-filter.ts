@@ -14,6 +14,7 @@ import {
   readOptions,
   resolveSeed,
 } from '@bloomkit/core/internal';
+import { ExceptionFilter } from '@bloomkit/exceptions';
 import { kindOfBytes } from '@bloomkit/filters';
 import {
   DEFAULT_GROWTH,
@@ -72,6 +73,11 @@ export interface RedisFilterOptions {
   readonly tightening?: number;
   /** Seconds until Redis deletes the filter (EXPIRE on every key); none by default. */
   readonly ttl?: number;
+  /**
+   * Keep an exception list beside the bits (as ExceptionFilter of `@bloomkit/exceptions`): keys known to be false
+   * positives, answered absent. For the bit kinds (standard, partitioned, blocked). Default false.
+   */
+  readonly exceptions?: boolean;
 }
 
 /** What {@link RedisBloomFilter.info} reports. */
@@ -87,6 +93,8 @@ export interface RedisFilterInfo extends RedisFilterParams {
   readonly keys: readonly string[];
   /** Seconds to live, or null without a TTL. */
   readonly ttl: number | null;
+  /** Exception keys listed (0 for a filter without exceptions). */
+  readonly exceptionCount: number;
 }
 
 /**
@@ -285,6 +293,48 @@ export class RedisBloomFilter {
     return this.store.deleteMany(keys);
   }
 
+  /**
+   * Filters with exceptions (`exceptions: true`): records that `key` is absent although the filter answers present
+   * (a false positive confirmed elsewhere), as ExceptionFilter.addException, atomically with adds and lookups of it:
+   * true when `has` answers false for it from now on; false when the filter answers absent already or the key is
+   * listed already. An `add` of the key lifts its exception.
+   */
+  async addException(key: Key): Promise<boolean> {
+    return (await this.addExceptions([key]))[0]!;
+  }
+
+  /** {@link addException} for each key, batched like {@link addMany}. */
+  addExceptions(keys: readonly Key[]): Promise<boolean[]> {
+    return this.exceptionStore('RedisBloomFilter.addExceptions').then((store) => store.addExceptions(keys));
+  }
+
+  /** Takes `key` off the exception list; true when it was on it. */
+  async removeException(key: Key): Promise<boolean> {
+    return (await this.removeExceptions([key]))[0]!;
+  }
+
+  /** {@link removeException} for each key. */
+  removeExceptions(keys: readonly Key[]): Promise<boolean[]> {
+    return this.exceptionStore('RedisBloomFilter.removeExceptions').then((store) =>
+      store.removeExceptions(keys),
+    );
+  }
+
+  /** The number of exception keys (0 for a filter without exceptions). */
+  async exceptionCount(): Promise<number> {
+    return this.store instanceof BitStore ? this.store.exceptionCount() : 0;
+  }
+
+  /** The store of a filter with exceptions, or an InvalidArgumentError (rejected) for one without. */
+  private async exceptionStore(where: string): Promise<BitStore> {
+    if (!this.params.exceptions || !(this.store instanceof BitStore)) {
+      throw new InvalidArgumentError(
+        `${where}: ${this.name} has no exception list; create it with { exceptions: true } (bit kinds)`,
+      );
+    }
+    return this.store;
+  }
+
   /** Adds that returned true so far (net of deletes, for counting). */
   async count(): Promise<number> {
     await this.counter.settled();
@@ -298,7 +348,8 @@ export class RedisBloomFilter {
 
   /**
    * The filter as a local object, read from Redis a few MB at a time: the same filter `deserialize` would give
-   * for {@link export}'s bytes. Not a snapshot across keys: adds running meanwhile may or may not be in it.
+   * for {@link export}'s bytes (an ExceptionFilter over it for a filter with exceptions). Not a snapshot across
+   * keys: adds running meanwhile may or may not be in it.
    */
   async toLocal(): Promise<LocalFilter> {
     return this.store.toLocal(await this.count());
@@ -328,14 +379,20 @@ export class RedisBloomFilter {
       bytes: lengths.reduce((a, b) => a + b, 0),
       keys,
       ttl: ttl >= 0 ? ttl : null,
+      exceptionCount: await this.exceptionCount(),
     };
   }
 
   /** Sets a time to live on every key of the filter (growth of a scalable filter copies it to new sub-filters). */
   async expire(seconds: number): Promise<void> {
     readTtl('RedisBloomFilter.expire', seconds);
-    const keys = [this.keys.meta, ...(await this.store.dataKeys())];
+    const keys = [this.keys.meta, ...(await this.store.dataKeys()), ...this.exceptionSets()];
     await Promise.all(keys.map((key) => this.client.expire(key, seconds)));
+  }
+
+  /** The sets of exception keys (none without exceptions). */
+  private exceptionSets(): string[] {
+    return this.store instanceof BitStore ? this.store.exceptionSets() : [];
   }
 
   /**
@@ -343,7 +400,7 @@ export class RedisBloomFilter {
    * Every handle on it, this one included, then fails with FilterNotFoundError.
    */
   async drop(): Promise<void> {
-    const keys = await this.store.dataKeys();
+    const keys = [...(await this.store.dataKeys()), ...this.exceptionSets()];
     await runScript(this.client, DROP_META_SCRIPT, [this.keys.meta], [this.generation]);
     await Promise.all(keys.map((key) => this.client.del(key)));
   }
@@ -384,7 +441,25 @@ function planParams(where: string, o: RedisFilterOptions): RedisFilterParams {
   const { Class, storage } = requireRedisKind(where, o.kind);
   const kind = Class.kind.name;
   const seed = resolveSeed(where, o.seed);
-  const base = { kind, seed, counterBits: 0, shards: 1, shardBlocks: 0, growth: 0, tightening: 0 };
+  if (o.exceptions !== undefined && typeof o.exceptions !== 'boolean') {
+    throw new InvalidArgumentError(`${where}: exceptions must be true or false, got ${String(o.exceptions)}`);
+  }
+  const exceptions = o.exceptions ?? false;
+  if (exceptions && storage !== 'bits' && storage !== 'shards') {
+    throw new InvalidArgumentError(
+      `${where}: exceptions live beside bits: kind must be one of standard, partitioned, blocked (or another bit kind), not ${kind}`,
+    );
+  }
+  const base = {
+    kind,
+    seed,
+    counterBits: 0,
+    shards: 1,
+    shardBlocks: 0,
+    growth: 0,
+    tightening: 0,
+    exceptions,
+  };
   if (storage === 'chain') {
     if (o.bits !== undefined || o.hashes !== undefined) {
       throw new InvalidArgumentError(
@@ -469,9 +544,23 @@ function checkStringBits(where: string, kind: string, storage: RedisKind['storag
   }
 }
 
-/** A local filter of any kind Redis holds, from a file: its kind (from the header, O(1)) is checked first. */
+/**
+ * A local filter of any kind Redis holds, from a file: its kind (from the header, O(1)) is checked first. A file
+ * with exceptions (kind 6) is read whole, then its nested filter's kind is checked.
+ */
 function decodeLocal(where: string, bytes: ByteSource): { local: LocalFilter; kind: RedisKind } {
-  const kind = requireRedisKind(where, kindOfBytes(bytes).Class.kind.name);
+  const { Class } = kindOfBytes(bytes);
+  if (Class === (ExceptionFilter as unknown)) {
+    const excepted = ExceptionFilter.deserialize(bytes, { maxBytes: Number.MAX_SAFE_INTEGER });
+    const kind = requireRedisKind(where, kindOfBytes(excepted.filter.serializeParts()).Class.kind.name);
+    if (kind.storage !== 'bits' && kind.storage !== 'shards') {
+      throw new InvalidArgumentError(
+        `${where}: exceptions live beside bits in Redis; this file's nested filter is a ${kind.Class.kind.name} filter`,
+      );
+    }
+    return { local: excepted as unknown as LocalFilter, kind };
+  }
+  const kind = requireRedisKind(where, Class.kind.name);
   const local = kind.Class.deserialize(bytes, { maxBytes: Number.MAX_SAFE_INTEGER }) as LocalFilter;
   return { local, kind };
 }
@@ -479,11 +568,13 @@ function decodeLocal(where: string, bytes: ByteSource): { local: LocalFilter; ki
 /** The stored parameters of an imported filter of a kind Redis holds. */
 function paramsOf(
   where: string,
-  local: BloomFilter,
+  given: BloomFilter,
   { Class, storage }: RedisKind,
   shards: number | undefined,
 ): RedisFilterParams {
   const kind = Class.kind.name;
+  const exceptions = given instanceof ExceptionFilter;
+  const local = exceptions ? (given as ExceptionFilter).filter : given;
   const base = {
     kind,
     seed: local.seed,
@@ -492,6 +583,7 @@ function paramsOf(
     shardBlocks: 0,
     growth: 0,
     tightening: 0,
+    exceptions,
   };
   if (storage === 'chain') {
     const chain = local as ScalableBloomFilter;

@@ -49,6 +49,99 @@ end
 return table.concat(out)
 `;
 
+/** Shared Lua: the key at byte `pos` (1-based) of a packed keys argument (u32 LE length, bytes), and the next pos. */
+const KEY_AT = `
+local function keyAt(keys, pos)
+  local b1, b2, b3, b4 = byte(keys, pos, pos + 3)
+  local n = b1 + b2 * 256 + b3 * 65536 + b4 * 16777216
+  return string.sub(keys, pos + 4, pos + 3 + n), pos + 4 + n
+end
+`;
+
+/**
+ * The exception scripts' common start (a filter with exceptions, docs of RedisBloomFilter.addException): KEYS[1]
+ * the bits (guard checked), KEYS[2] the set of exception keys beside them (one slot); ARGV[3] k, ARGV[4] packed
+ * offsets, ARGV[5] the packed keys (u32 length and bytes each), in the same order.
+ */
+const EXCEPTIONS_PROLOGUE = `${OFFSET}${GUARD}${KEY_AT}
+local k = tonumber(ARGV[3])
+local packed = ARGV[4]
+local keys = ARGV[5]
+local n = #packed / (4 * k)
+local bits = KEYS[1]
+local set = KEYS[2]
+local function holds(i)
+  for h = i * k, i * k + k - 1 do
+    if redis.call('GETBIT', bits, offset(packed, h)) == 0 then return false end
+  end
+  return true
+end
+`;
+
+/** Membership with exceptions: '1' when all k bits are set and the key is not in the set. */
+export const EXCEPTIONS_HAS: string = `${EXCEPTIONS_PROLOGUE}
+local out = {}
+local pos = 1
+for i = 0, n - 1 do
+  local key
+  key, pos = keyAt(keys, pos)
+  if holds(i) and redis.call('SISMEMBER', set, key) == 0 then out[i + 1] = '1' else out[i + 1] = '0' end
+end
+return table.concat(out)
+`;
+
+/**
+ * Test-and-add with exceptions, as ExceptionFilter.add: sets the key's k bits and removes it from the set, in one
+ * step. '1' when a bit changed (counted), '2' when only an exception was lifted (true, not counted), '0' otherwise.
+ */
+export const EXCEPTIONS_ADD: string = `${EXCEPTIONS_PROLOGUE}
+local out = {}
+local pos = 1
+for i = 0, n - 1 do
+  local key
+  key, pos = keyAt(keys, pos)
+  local changed = false
+  for h = i * k, i * k + k - 1 do
+    if redis.call('SETBIT', bits, offset(packed, h), 1) == 0 then changed = true end
+  end
+  local lifted = redis.call('SREM', set, key) == 1
+  if changed then out[i + 1] = '1' elseif lifted then out[i + 1] = '2' else out[i + 1] = '0' end
+end
+return table.concat(out)
+`;
+
+/**
+ * Records exceptions, as ExceptionFilter.addException: a key goes into the set only when all its k bits are set
+ * ('1'); '0' when the filter answers absent or the key is listed already. A set created here takes the bits' TTL.
+ */
+export const EXCEPTIONS_RECORD: string = `${EXCEPTIONS_PROLOGUE}
+local out = {}
+local pos = 1
+local fresh = redis.call('EXISTS', set) == 0
+for i = 0, n - 1 do
+  local key
+  key, pos = keyAt(keys, pos)
+  if holds(i) and redis.call('SADD', set, key) == 1 then out[i + 1] = '1' else out[i + 1] = '0' end
+end
+if fresh and redis.call('EXISTS', set) == 1 then
+  local ttl = redis.call('PTTL', bits)
+  if ttl > 0 then redis.call('PEXPIRE', set, ttl) end
+end
+return table.concat(out)
+`;
+
+/** Removes exceptions: '1' for a key that was in the set. KEYS and ARGV as the others (offsets unused). */
+export const EXCEPTIONS_REMOVE: string = `${EXCEPTIONS_PROLOGUE}
+local out = {}
+local pos = 1
+for i = 0, n - 1 do
+  local key
+  key, pos = keyAt(keys, pos)
+  out[i + 1] = tostring(redis.call('SREM', set, key))
+end
+return table.concat(out)
+`;
+
 /**
  * Delete for counters, as CountingBloomFilter.delete: a key is removed only when each of its counters is non-zero
  * and, unless saturated, at least as large as the number of times its position repeats among the key's k; then each

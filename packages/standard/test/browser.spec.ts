@@ -20,7 +20,8 @@ const PAGE = `<!doctype html>
   "@bloomkit/counting": "/packages/counting/dist/index.js",
   "@bloomkit/scalable": "/packages/scalable/dist/index.js",
   "@bloomkit/blocked": "/packages/blocked/dist/index.js",
-  "@bloomkit/filters": "/packages/filters/dist/index.js"
+  "@bloomkit/filters": "/packages/filters/dist/index.js",
+  "@bloomkit/exceptions": "/packages/exceptions/dist/index.js"
 } }
 </script>
 <script type="module">
@@ -34,8 +35,17 @@ const PAGE = `<!doctype html>
     const blocked = createFilter('blocked', { capacity: 1000, fpr: 0.01 });
     blocked.add('b');
     const any = deserializeAny(blocked.serialize());
+    const { ExceptionFilter } = await import('@bloomkit/exceptions');
+    const small = createFilter('standard', { bits: 64, hashes: 1 });
+    for (let i = 0; i < 30; i++) small.add('bad-' + i);
+    small.add('b');
+    const excepted = ExceptionFilter.wrap(small);
+    const flagged = Array.from({ length: 500 }, (_, i) => 'good-' + i).find((key) => small.has(key));
+    excepted.addException(flagged);
+    const exceptions = ExceptionFilter.deserialize(excepted.serialize());
     document.body.textContent = JSON.stringify({
       any: [any.Class.kind.name, any.filter.has('b')],
+      exceptions: [exceptions.has('b'), exceptions.has(flagged), exceptions.exceptionCount],
       has: copy.has('https://example.com/a'),
       absent: copy.has('https://example.com/zzz'),
       json: json.has('https://example.com/a'),
@@ -58,7 +68,7 @@ beforeAll(async () => {
       return;
     }
     if (
-      !/^\/packages\/(core|standard|partitioned|counting|scalable|blocked|filters)\/dist\/[\w/.-]+\.js$/.test(
+      !/^\/packages\/(core|standard|partitioned|counting|scalable|blocked|filters|exceptions)\/dist\/[\w/.-]+\.js$/.test(
         path,
       )
     ) {
@@ -99,12 +109,13 @@ function dumpDom(url: string): Promise<string> {
 }
 
 describe('in a browser, without a bundler', () => {
-  it('an import map loads @bloomkit/standard and @bloomkit/filters in headless Chromium, and the filters work', async () => {
+  it('an import map loads @bloomkit/standard, @bloomkit/filters and @bloomkit/exceptions in headless Chromium, and the filters work', async () => {
     const dom = await dumpDom(`http://127.0.0.1:${port}/test.html`);
     const body = /<body>([\s\S]*)<\/body>/.exec(dom)?.[1] ?? dom;
     expect(body).not.toMatch(/ERROR|pending/);
     expect(JSON.parse(body)).toEqual({
       any: ['blocked', true],
+      exceptions: [true, false, 1],
       has: true,
       absent: false,
       json: true,

@@ -1,7 +1,7 @@
 import { ChecksumMismatchError } from '@bloomkit/core';
 import { EXIT } from '../errors.js';
 import { inFile, readFilterBytes } from '../files.js';
-import { type AnyFilter, decodeFilter, kindName } from '../filters.js';
+import { type AnyFilter, decodeFilter, exceptionsOf, kindName } from '../filters.js';
 import { binarySize, grouped } from '../units.js';
 
 /** What `info` reports, field for field (`--json` prints this object). */
@@ -27,6 +27,8 @@ export interface FilterInfo {
   readonly estimatedCount: number | null;
   /** The false-positive rate now, from the fill ratio. */
   readonly currentFpr: number;
+  /** Kind 6: the nested filter's kind, and the exceptions' number and bytes in the file. */
+  readonly exceptions?: { readonly filterKind: string; readonly count: number; readonly bytes: number };
   /** "ok", or what is wrong with the stored CRC-32C. */
   readonly checksum: string;
 }
@@ -70,9 +72,25 @@ export function runInfo(file: string, json: boolean): number {
   return checksum === 'ok' ? EXIT.ok : EXIT.error;
 }
 
-/** What some kinds have beyond the shared API: a counter width, sub-filters (read by shape, not by kind). */
-function kindFacts(filter: AnyFilter): Pick<FilterInfo, 'counterBits' | 'subFilters'> {
-  const facts: { counterBits?: number; subFilters?: NonNullable<FilterInfo['subFilters']> } = {};
+/**
+ * What some kinds have beyond the shared API: a counter width, sub-filters (read by shape, not by kind), and for a
+ * filter with exceptions, those of its nested filter and the exceptions.
+ */
+function kindFacts(outer: AnyFilter): Pick<FilterInfo, 'counterBits' | 'subFilters' | 'exceptions'> {
+  const facts: {
+    counterBits?: number;
+    subFilters?: NonNullable<FilterInfo['subFilters']>;
+    exceptions?: NonNullable<FilterInfo['exceptions']>;
+  } = {};
+  const excepted = exceptionsOf(outer);
+  const filter = (excepted?.filter ?? outer) as AnyFilter;
+  if (excepted !== undefined) {
+    facts.exceptions = {
+      filterKind: kindName(filter),
+      count: excepted.exceptionCount,
+      bytes: excepted.exceptionBytes,
+    };
+  }
   if ('counterBits' in filter && typeof filter.counterBits === 'number')
     facts.counterBits = filter.counterBits;
   if ('subFilters' in filter && typeof filter.subFilters === 'function') {
@@ -102,6 +120,13 @@ function table(info: FilterInfo): string {
         `m ${grouped(sub.bits)}, k ${sub.hashes}, ${grouped(sub.capacity)} keys at ${sub.fpr.toPrecision(3)}`,
       ]);
     }
+  }
+  if (info.exceptions !== undefined) {
+    rows.push(['filter kind', info.exceptions.filterKind]);
+    rows.push([
+      'exceptions',
+      `${grouped(info.exceptions.count)} (${binarySize(info.exceptions.bytes)} in the file, about ${binarySize(info.exceptions.bytes + 60 * info.exceptions.count)} in memory)`,
+    ]);
   }
   rows.push(['seed', String(info.seed)]);
   rows.push([

@@ -2,7 +2,7 @@ import type { Key } from '@bloomkit/core';
 import { CapacityWatch } from '../capacity.js';
 import { CliError, EXIT } from '../errors.js';
 import { readFilterFile, writeFilterFile } from '../files.js';
-import { type AnyFilter, kindName } from '../filters.js';
+import { type AnyFilter, exceptionsOf, kindName, withExceptions } from '../filters.js';
 import { KeyView } from '../key-view.js';
 import { type KeySource, visitKeys } from '../keys.js';
 import { type WriterOptions, withLockedFile } from '../locked-file.js';
@@ -18,8 +18,10 @@ export interface KeyedOptions extends KeySource {
 
 /** One key-wise operation: its answer for a key, the words for true and false, and whether it changes the file. */
 export interface KeyedOperation {
-  readonly name: 'add' | 'has' | 'delete';
+  readonly name: 'add' | 'has' | 'delete' | 'except' | 'unexcept';
   apply(filter: AnyFilter, key: Key): boolean;
+  /** The filter the keys go to, from the file's (for `except`: the file's filter with an exception list). */
+  prepare?(filter: AnyFilter): AnyFilter;
   readonly yes: string;
   readonly no: string;
   readonly writes: boolean;
@@ -51,8 +53,9 @@ async function answerKeys(
   options: KeyedOptions,
   writer: WriterOptions,
 ): Promise<number> {
-  const filter = readFilterFile(path);
-  operation.check?.(filter, label);
+  const read = readFilterFile(path);
+  operation.check?.(read, label);
+  const filter = operation.prepare?.(read) ?? read;
   const out = new Output(1, { held: operation.writes });
   const progress = new Progress(options.quiet);
   const watch = operation.name === 'add' ? CapacityWatch.of(filter, label) : undefined;
@@ -129,11 +132,39 @@ export const DELETE: KeyedOperation = {
   name: 'delete',
   apply: (filter, key) => (filter as AnyFilter & Deletes).delete(key),
   check(filter, file) {
-    if (!('delete' in filter)) {
+    if (!('delete' in filter) || exceptionsOf(filter)?.deletes === false) {
       throw new CliError(`${file}: delete needs a counting filter; this one is ${kindName(filter)}`);
     }
   },
   yes: 'deleted',
   no: 'absent',
+  writes: true,
+};
+
+/**
+ * `except`: records known false positives. "yes" when the key is now an exception (`has` answers absent for it),
+ * "no" when the filter answered absent already (nothing to record) or the key was an exception already. A file
+ * without an exception list gets one (it becomes kind 6, the same filter inside).
+ */
+export const EXCEPT: KeyedOperation = {
+  name: 'except',
+  apply: (filter, key) => (filter as unknown as ReturnType<typeof withExceptions>).addException(key),
+  prepare: (filter) => withExceptions(filter) as unknown as AnyFilter,
+  yes: 'excepted',
+  no: 'absent',
+  writes: true,
+};
+
+/** `except --remove`: "yes" when the key was an exception and is no longer (the filter's own answer is back). */
+export const UNEXCEPT: KeyedOperation = {
+  name: 'unexcept',
+  apply: (filter, key) => exceptionsOf(filter)!.removeException(key),
+  check(filter, file) {
+    if (exceptionsOf(filter) === undefined) {
+      throw new CliError(`${file}: has no exception list (a ${kindName(filter)} filter); nothing to remove`);
+    }
+  },
+  yes: 'removed',
+  no: 'not-listed',
   writes: true,
 };

@@ -1,5 +1,5 @@
 import { textOf } from '../arguments.js';
-import { ADD, DELETE, HAS, runKeyed } from '../commands/keyed.js';
+import { ADD, DELETE, EXCEPT, HAS, runKeyed, UNEXCEPT } from '../commands/keyed.js';
 import type { Registration } from './context.js';
 import { KEY_HELP, keyed, keyOptions, waitOption } from './flags.js';
 
@@ -49,5 +49,25 @@ export const registerKeyCommands: Registration = (program, { exit, writer }) => 
     )
     .action(async (file: string, keys: string[], o) =>
       exit(await runKeyed(textOf(file), DELETE, keyed(keys, o), writer(o))),
+    );
+
+  waitOption(
+    keyOptions(
+      program
+        .command('except')
+        .description(
+          'record known false positives: keys the filter flags that are known absent, answered absent from now on',
+        )
+        .argument('<file>', 'the filter file, replaced atomically (given an exception list if it has none)')
+        .argument('[keys...]', 'keys confirmed absent'),
+    ),
+  )
+    .option('--remove', 'remove the keys from the exception list instead')
+    .addHelpText(
+      'after',
+      `${KEY_HELP}\n"excepted" means has now answers absent for the key; "absent" means the filter answered absent already (nothing recorded).\nWith --remove: "removed", or "not-listed". A key added later (bloomkit add) leaves the list by itself.`,
+    )
+    .action(async (file: string, keys: string[], o) =>
+      exit(await runKeyed(textOf(file), o.remove ? UNEXCEPT : EXCEPT, keyed(keys, o), writer(o))),
     );
 };

@@ -1,0 +1,220 @@
+import { BlockedBloomFilter } from '@bloomkit/blocked';
+import { FormatError, IncompatibleFiltersError, InvalidArgumentError } from '@bloomkit/core';
+import { CountingBloomFilter } from '@bloomkit/counting';
+import { deserializeAny, fromJSONAny, kindByName } from '@bloomkit/filters';
+import { ScalableBloomFilter } from '@bloomkit/scalable';
+import { StandardBloomFilter } from '@bloomkit/standard';
+import { splitAt, urlKeys } from '@bloomkit/testkit';
+import { describe, expect, it } from 'vitest';
+import { ExceptionFilter, exceptionsKind } from '../src/index.js';
+
+/** Keys of `candidates` the filter answers present although they were never added. */
+function falsePositives(filter: { has(key: string): boolean }, candidates: readonly string[]): string[] {
+  return candidates.filter((key) => filter.has(key));
+}
+
+/** A small, crowded filter: many false positives to work with. */
+function crowded(): { filter: ExceptionFilter<StandardBloomFilter>; added: string[]; fps: string[] } {
+  const filter = ExceptionFilter.wrap(new StandardBloomFilter({ bits: 2_000, hashes: 3, seed: 9 }));
+  const added = urlKeys(400, 'added');
+  filter.addAll(added);
+  const fps = falsePositives(filter, urlKeys(5_000, 'never'));
+  return { filter, added, fps };
+}
+
+describe('ExceptionFilter', () => {
+  it('hides an exception, keeps the others, and reports the nested filter facts', () => {
+    const { filter, added, fps } = crowded();
+    expect(fps.length).toBeGreaterThan(20);
+    const [first, second] = fps as [string, string];
+    expect(filter.addException(first)).toBe(true);
+    expect(filter.addException(first)).toBe(false);
+    expect(filter.has(first)).toBe(false);
+    expect(filter.isException(first)).toBe(true);
+    expect(filter.has(second)).toBe(true);
+    for (const key of added) expect(filter.has(key)).toBe(true);
+    expect(filter.exceptionCount).toBe(1);
+    expect(filter.exceptionBytes).toBe(4 + new TextEncoder().encode(first).length);
+    expect([filter.bits, filter.hashes, filter.seed, filter.count]).toEqual([
+      2_000,
+      3,
+      9,
+      filter.filter.count,
+    ]);
+    expect(filter.expectedFpr()).toBe(filter.filter.expectedFpr());
+    expect(filter.hasMany([first, second, added[0]!, 'absent-for-sure-0'])).toEqual(
+      [first, second, added[0]!, 'absent-for-sure-0'].map((key) => filter.has(key)),
+    );
+  });
+
+  it('addException of a key the filter answers absent is a no-op that says so', () => {
+    const filter = ExceptionFilter.create(1_000, 0.01);
+    const absent = urlKeys(100, 'nowhere').find((key) => !filter.has(key))!;
+    expect(filter.addException(absent)).toBe(false);
+    expect(filter.exceptionCount).toBe(0);
+  });
+
+  it('add lifts an exception: a key added after its exception is never hidden', () => {
+    const { filter, fps } = crowded();
+    const key = fps[0]!;
+    filter.addException(key);
+    expect(filter.add(key)).toBe(true); // has(key) was false: the add changed the answer
+    expect(filter.has(key)).toBe(true);
+    expect(filter.isException(key)).toBe(false);
+    expect(filter.add(key)).toBe(false);
+    // addAll takes the same path once exceptions exist.
+    const other = fps[1]!;
+    filter.addException(other);
+    expect(filter.addAll([other, fps[2]!])).toBe(1);
+    expect(filter.has(other)).toBe(true);
+  });
+
+  it('compares keys by their UTF-8 bytes: text, bytes, lone surrogates and bytes that are not UTF-8', () => {
+    const filter = ExceptionFilter.wrap(new StandardBloomFilter({ bits: 64, hashes: 1, seed: 1 }));
+    const encoder = new TextEncoder();
+    for (let i = 0; i < 200; i++) filter.filter.add(`fill-${i}`); // every bit set: everything is present
+    expect(filter.addException('é')).toBe(true);
+    expect(filter.has(encoder.encode('é'))).toBe(false);
+    expect(filter.addException(encoder.encode('é'))).toBe(false);
+    expect(filter.addException('a\uD800b')).toBe(true);
+    expect(filter.has('a\uFFFDb')).toBe(false);
+    expect(filter.has(Uint8Array.of(0x61, 0xef, 0xbf, 0xbd, 0x62))).toBe(false);
+    const invalid = Uint8Array.of(0xff, 0xfe, 0x00);
+    expect(filter.addException(invalid)).toBe(true);
+    expect(filter.has(Uint8Array.of(0xff, 0xfe, 0x00))).toBe(false);
+    expect(filter.has('\uDC00\u00ff\u00fe\u0000')).toBe(true); // a text key never meets a bytes-only key
+    const bom = Uint8Array.of(0xef, 0xbb, 0xbf, 0x41);
+    expect(filter.addException(bom)).toBe(true);
+    expect(filter.has('\uFEFFA')).toBe(false);
+    expect(filter.has('A')).toBe(true);
+    const listed = [...filter.exceptions()];
+    expect(listed).toHaveLength(4);
+    expect(listed).toContainEqual('é');
+    expect(listed).toContainEqual('a\uFFFDb');
+    expect(listed).toContainEqual(invalid);
+    const copy = ExceptionFilter.deserialize(filter.serialize());
+    expect(copy.equals(filter)).toBe(true);
+    expect([...copy.exceptions()].length).toBe(4);
+    expect(copy.has(invalid)).toBe(false);
+    expect(copy.has('\uFEFFA')).toBe(false);
+  });
+
+  it('round-trips through bytes, parts, in-place bytes, JSON and the table of kinds', () => {
+    const { filter, fps } = crowded();
+    for (const key of fps.slice(0, 10)) filter.addException(key);
+    const bytes = filter.serialize();
+    expect(Buffer.concat(filter.serializeParts())).toEqual(Buffer.from(bytes));
+    for (const copy of [
+      ExceptionFilter.deserialize(bytes),
+      ExceptionFilter.deserialize(splitAt(bytes, [0.1, 0.5, 0.9])),
+      ExceptionFilter.deserialize(bytes.slice(), { copy: false }),
+      ExceptionFilter.fromJSON(JSON.stringify(filter)),
+      deserializeAny(bytes).filter as ExceptionFilter,
+      fromJSONAny(filter.toJSON()) as ExceptionFilter,
+    ]) {
+      expect(copy).toBeInstanceOf(ExceptionFilter);
+      expect(copy.serialize()).toEqual(bytes);
+      expect(copy.equals(filter)).toBe(true);
+      expect(copy.filter).toBeInstanceOf(StandardBloomFilter);
+      for (const key of fps) expect(copy.has(key)).toBe(filter.has(key));
+    }
+    expect(kindByName('exceptions')).toBe(ExceptionFilter);
+  });
+
+  it('serializes one set of exceptions one way, whatever order they came in', () => {
+    const { filter, fps } = crowded();
+    const other = filter.clone();
+    for (const key of fps.slice(0, 30)) filter.addException(key);
+    for (const key of fps.slice(0, 30).reverse()) other.addException(key);
+    expect(other.serialize()).toEqual(filter.serialize());
+  });
+
+  it('wraps every kind: blocked, scalable and counting filters read back as themselves', () => {
+    const blocked = ExceptionFilter.wrap(BlockedBloomFilter.create(1_000, 0.01, { seed: 3 }));
+    const scalable = ExceptionFilter.wrap(ScalableBloomFilter.create(100, 0.01, { seed: 3 }));
+    const counting = ExceptionFilter.create(1_000, 0.01, { inner: 'counting', counterBits: 8 });
+    for (const filter of [blocked, scalable, counting] as ExceptionFilter[]) {
+      filter.addAll(urlKeys(2_000, 'kinds'));
+      const fp = falsePositives(filter, urlKeys(20_000, 'kinds-absent'))[0]!;
+      expect(filter.addException(fp)).toBe(true);
+      const copy = ExceptionFilter.deserialize(filter.serialize());
+      expect(copy.filter.constructor).toBe(filter.filter.constructor);
+      expect(copy.has(fp)).toBe(false);
+      expect(copy.serialize()).toEqual(filter.serialize());
+    }
+  });
+
+  it('counting: refuses to delete an exception, deletes other keys, and prunes what deletes made absent', () => {
+    const filter = ExceptionFilter.wrap(
+      new CountingBloomFilter({ bits: 3_000, hashes: 3, seed: 5, counterBits: 8 }),
+    );
+    const added = urlKeys(500, 'counted');
+    filter.addAll(added);
+    const fp = falsePositives(filter, urlKeys(5_000, 'counted-absent'))[0]!;
+    filter.addException(fp);
+    expect(filter.deletes).toBe(true);
+    expect(filter.delete(fp)).toBe(false); // known absent: deleting it would lower other keys' counters
+    for (const key of added) expect(filter.has(key)).toBe(true);
+    for (const key of added) expect(filter.delete(key)).toBe(true);
+    expect(filter.filter.has(fp)).toBe(false);
+    expect(filter.exceptionCount).toBe(1);
+    expect(filter.prune()).toBe(1);
+    expect(filter.exceptionCount).toBe(0);
+    const plain = ExceptionFilter.create(100, 0.01);
+    expect(plain.deletes).toBe(false);
+    expect(() => plain.delete('x')).toThrow(/only counting filters delete/);
+  });
+
+  it('union keeps only the exceptions that stay true; intersect keeps those it still answers present for', () => {
+    const shape = { bits: 2_000, hashes: 3, seed: 9 };
+    const a = ExceptionFilter.wrap(new StandardBloomFilter(shape));
+    const b = ExceptionFilter.wrap(new StandardBloomFilter(shape));
+    const inA = urlKeys(300, 'a');
+    const inB = urlKeys(300, 'b');
+    a.addAll(inA);
+    b.addAll(inB);
+    const fpA = falsePositives(a, urlKeys(5_000, 'none')).filter((key) => !b.filter.has(key));
+    const both = falsePositives(a, urlKeys(5_000, 'none')).filter((key) => b.filter.has(key));
+    a.addException(fpA[0]!);
+    a.addException(inB[0]!); // wrongly claimed absent by a: b added it, so the union must show it
+    if (both[0] !== undefined) {
+      a.addException(both[0]);
+      b.addException(both[0]);
+    }
+    const union = a.union(b);
+    for (const key of [...inA, ...inB]) expect(union.has(key)).toBe(key !== inA.find(() => false));
+    expect(union.has(fpA[0]!)).toBe(false);
+    expect(union.has(inB[0]!)).toBe(true);
+    if (both[0] !== undefined) expect(union.has(both[0])).toBe(false);
+    const intersection = a.intersect(b);
+    expect(intersection.has(fpA[0]!)).toBe(false);
+    expect(() =>
+      a.union(ExceptionFilter.wrap(new StandardBloomFilter({ ...shape, seed: 1 })) as never),
+    ).toThrow(IncompatibleFiltersError);
+    expect(() => a.union(new StandardBloomFilter(shape) as never)).toThrow(IncompatibleFiltersError);
+  });
+
+  it('clone is independent; clear empties both the filter and the exceptions', () => {
+    const { filter, fps } = crowded();
+    filter.addException(fps[0]!);
+    const copy = filter.clone();
+    copy.addException(fps[1]!);
+    expect(filter.isException(fps[1]!)).toBe(false);
+    expect(copy.equals(filter)).toBe(false);
+    copy.clear();
+    expect([copy.exceptionCount, copy.count, copy.fillRatio()]).toEqual([0, 0, 0]);
+  });
+
+  it('refuses what it cannot wrap or read, with typed errors', () => {
+    expect(() => ExceptionFilter.wrap({} as never)).toThrow(InvalidArgumentError);
+    const wrapped = ExceptionFilter.create(10, 0.01);
+    expect(() => ExceptionFilter.wrap(wrapped)).toThrow(/already/);
+    expect(() => ExceptionFilter.create(10, 0.01, { inner: 'exceptions' })).toThrow(InvalidArgumentError);
+    expect(() => ExceptionFilter.create(10, 0.01, { inner: 'nope' })).toThrow(InvalidArgumentError);
+    expect(() => ExceptionFilter.deserialize(StandardBloomFilter.create(10, 0.01).serialize())).toThrow(
+      FormatError,
+    );
+    expect(() => ExceptionFilter.fromJSON({ format: 'bloomkit' })).toThrow(FormatError);
+    expect(exceptionsKind.id).toBe(6);
+  });
+});
