@@ -135,7 +135,6 @@ export class BitStore implements Store {
     const { client, generation, name, keys } = this.context;
     const k = this.context.params.hashes;
     const sizes = this.sizes();
-    const out = new Array<string>(list.length);
     const sent = this.chunked(
       list,
       () => ({ offsets: new PackedOffsets(), keys: new PackedKeys() }),
@@ -151,21 +150,14 @@ export class BitStore implements Store {
         }),
       (command, key) => command.keys.push(key),
     );
-    const replies = await settleAll(
-      where,
-      sent.map((c) => c.key),
-      sent.map((c) => c.reply),
-    );
-    replies.forEach((reply, g) => {
-      const { indexes } = sent[g]!;
-      if (typeof reply !== 'string' || reply.length !== indexes.length) {
+    return this.inOrder(where, list.length, sent, (reply, count) => {
+      if (typeof reply !== 'string' || reply.length !== count) {
         throw new RedisFilterError(
           `${where}: unexpected reply from Redis: ${JSON.stringify(reply)?.slice(0, 80)}`,
         );
       }
-      for (let j = 0; j < indexes.length; j++) out[indexes[j]!] = reply[j]!;
+      return [...reply];
     });
-    return out;
   }
 
   /**
@@ -226,7 +218,6 @@ export class BitStore implements Store {
     const { client, generation, name } = this.context;
     const k = this.context.params.hashes;
     const sizes = this.sizes();
-    const out = new Array<boolean>(list.length);
     const sent = this.chunked(
       list,
       () => new PackedOffsets(),
@@ -238,6 +229,20 @@ export class BitStore implements Store {
           },
         ),
     );
+    return this.inOrder(where, list.length, sent, (reply, count) => answers(reply, count, where));
+  }
+
+  /**
+   * Waits for every command of a batch (settleAll: a failure names the strings it touched) and puts each command's
+   * answers, read from its reply by `read`, back in the batch's order.
+   */
+  private async inOrder<R, T>(
+    where: string,
+    length: number,
+    sent: readonly { key: string; indexes: number[]; reply: Promise<R> }[],
+    read: (reply: R, count: number) => T[],
+  ): Promise<T[]> {
+    const out = new Array<T>(length);
     const replies = await settleAll(
       where,
       sent.map((c) => c.key),
@@ -245,7 +250,7 @@ export class BitStore implements Store {
     );
     replies.forEach((reply, g) => {
       const { indexes } = sent[g]!;
-      const got = answers(reply, indexes.length, where);
+      const got = read(reply, indexes.length);
       for (let j = 0; j < indexes.length; j++) out[indexes[j]!] = got[j]!;
     });
     return out;

@@ -436,6 +436,11 @@ function readTtl(where: string, ttl: number | undefined): number | undefined {
   return ttl === undefined ? undefined : checkInteger(where, 'ttl', ttl, 1, 2 ** 31 - 1);
 }
 
+/** The parameters every kind stores, set to what a kind without counters, shards or a chain has. */
+function baseParams(kind: string, seed: number, exceptions: boolean) {
+  return { kind, seed, counterBits: 0, shards: 1, shardBlocks: 0, growth: 0, tightening: 0, exceptions };
+}
+
 /** The stored parameters for create's options, sized as the local classes size them. */
 function planParams(where: string, o: RedisFilterOptions): RedisFilterParams {
   const { Class, storage } = requireRedisKind(where, o.kind);
@@ -450,16 +455,7 @@ function planParams(where: string, o: RedisFilterOptions): RedisFilterParams {
       `${where}: exceptions live beside bits: kind must be one of standard, partitioned, blocked (or another bit kind), not ${kind}`,
     );
   }
-  const base = {
-    kind,
-    seed,
-    counterBits: 0,
-    shards: 1,
-    shardBlocks: 0,
-    growth: 0,
-    tightening: 0,
-    exceptions,
-  };
+  const base = baseParams(kind, seed, exceptions);
   if (storage === 'chain') {
     if (o.bits !== undefined || o.hashes !== undefined) {
       throw new InvalidArgumentError(
@@ -575,16 +571,7 @@ function paramsOf(
   const kind = Class.kind.name;
   const exceptions = given instanceof ExceptionFilter;
   const local = exceptions ? (given as ExceptionFilter).filter : given;
-  const base = {
-    kind,
-    seed: local.seed,
-    counterBits: 0,
-    shards: 1,
-    shardBlocks: 0,
-    growth: 0,
-    tightening: 0,
-    exceptions,
-  };
+  const base = baseParams(kind, local.seed, exceptions);
   if (storage === 'chain') {
     const chain = local as ScalableBloomFilter;
     const first = chain.subFilters()[0]!;

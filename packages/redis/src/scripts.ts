@@ -61,7 +61,8 @@ end
 /**
  * The exception scripts' common start (a filter with exceptions, docs of RedisBloomFilter.addException): KEYS[1]
  * the bits (guard checked), KEYS[2] the set of exception keys beside them (one slot); ARGV[3] k, ARGV[4] packed
- * offsets, ARGV[5] the packed keys (u32 length and bytes each), in the same order.
+ * offsets, ARGV[5] the packed keys (u32 length and bytes each), in the same order. `answer(per)` runs `per(i, key)`
+ * for each key and returns its one-character answers, concatenated.
  */
 const EXCEPTIONS_PROLOGUE = `${OFFSET}${GUARD}${KEY_AT}
 local k = tonumber(ARGV[3])
@@ -76,18 +77,24 @@ local function holds(i)
   end
   return true
 end
+local function answer(per)
+  local out = {}
+  local pos = 1
+  for i = 0, n - 1 do
+    local key
+    key, pos = keyAt(keys, pos)
+    out[i + 1] = per(i, key)
+  end
+  return table.concat(out)
+end
 `;
 
 /** Membership with exceptions: '1' when all k bits are set and the key is not in the set. */
 export const EXCEPTIONS_HAS: string = `${EXCEPTIONS_PROLOGUE}
-local out = {}
-local pos = 1
-for i = 0, n - 1 do
-  local key
-  key, pos = keyAt(keys, pos)
-  if holds(i) and redis.call('SISMEMBER', set, key) == 0 then out[i + 1] = '1' else out[i + 1] = '0' end
-end
-return table.concat(out)
+return answer(function(i, key)
+  if holds(i) and redis.call('SISMEMBER', set, key) == 0 then return '1' end
+  return '0'
+end)
 `;
 
 /**
@@ -95,19 +102,15 @@ return table.concat(out)
  * step. '1' when a bit changed (counted), '2' when only an exception was lifted (true, not counted), '0' otherwise.
  */
 export const EXCEPTIONS_ADD: string = `${EXCEPTIONS_PROLOGUE}
-local out = {}
-local pos = 1
-for i = 0, n - 1 do
-  local key
-  key, pos = keyAt(keys, pos)
+return answer(function(i, key)
   local changed = false
   for h = i * k, i * k + k - 1 do
     if redis.call('SETBIT', bits, offset(packed, h), 1) == 0 then changed = true end
   end
   local lifted = redis.call('SREM', set, key) == 1
-  if changed then out[i + 1] = '1' elseif lifted then out[i + 1] = '2' else out[i + 1] = '0' end
-end
-return table.concat(out)
+  if changed then return '1' elseif lifted then return '2' end
+  return '0'
+end)
 `;
 
 /**
@@ -115,31 +118,23 @@ return table.concat(out)
  * ('1'); '0' when the filter answers absent or the key is listed already. A set created here takes the bits' TTL.
  */
 export const EXCEPTIONS_RECORD: string = `${EXCEPTIONS_PROLOGUE}
-local out = {}
-local pos = 1
 local fresh = redis.call('EXISTS', set) == 0
-for i = 0, n - 1 do
-  local key
-  key, pos = keyAt(keys, pos)
-  if holds(i) and redis.call('SADD', set, key) == 1 then out[i + 1] = '1' else out[i + 1] = '0' end
-end
+local out = answer(function(i, key)
+  if holds(i) and redis.call('SADD', set, key) == 1 then return '1' end
+  return '0'
+end)
 if fresh and redis.call('EXISTS', set) == 1 then
   local ttl = redis.call('PTTL', bits)
   if ttl > 0 then redis.call('PEXPIRE', set, ttl) end
 end
-return table.concat(out)
+return out
 `;
 
 /** Removes exceptions: '1' for a key that was in the set. KEYS and ARGV as the others (offsets unused). */
 export const EXCEPTIONS_REMOVE: string = `${EXCEPTIONS_PROLOGUE}
-local out = {}
-local pos = 1
-for i = 0, n - 1 do
-  local key
-  key, pos = keyAt(keys, pos)
-  out[i + 1] = tostring(redis.call('SREM', set, key))
-end
-return table.concat(out)
+return answer(function(i, key)
+  return tostring(redis.call('SREM', set, key))
+end)
 `;
 
 /**
