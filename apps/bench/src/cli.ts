@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { bitsPerKeySpec, fprSpec, renderSvg, throughputSpec } from './charts.js';
 import { CONTENDERS } from './contenders.js';
 import { dedupMarkdown, runDedup } from './dedup.js';
-import { exceptionsMarkdown, runExceptions } from './exceptions.js';
+import { exceptionsMarkdown, runExceptionsInChild } from './exceptions.js';
 import { checkGoals, goalsMarkdown } from './goals.js';
 import type { Measurement } from './job.js';
 import { jobs, makePlan, type Plan } from './plan.js';
@@ -188,7 +188,7 @@ export async function main(argv: readonly string[]): Promise<void> {
     return report('redis', 'bloomkit in Redis against hand-made recipes', result, redisMarkdown(result));
   }
   if (options.exceptions) {
-    const result = runExceptions(options.reps, progress);
+    const result = await runExceptionsInChild(options.reps, progress);
     return report(
       'exceptions',
       'bloomkit exception lists: the cost on lookups',

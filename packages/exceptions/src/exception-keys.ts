@@ -75,10 +75,17 @@ export function byteLengthOfCanonical(canonical: string): number {
 export class ExceptionKeys {
   private readonly set: Set<string>;
   private bytes: number;
+  /**
+   * Keys holding U+FFFD. A text key with a lone surrogate is looked up as its U+FFFD form; while no listed key
+   * holds U+FFFD it cannot be listed, so a lookup that misses needs no scan for surrogates.
+   */
+  private replacements: number;
 
   constructor(set: Set<string> = new Set(), bytes?: number) {
     this.set = set;
     this.bytes = bytes ?? [...set].reduce((sum, key) => sum + ENTRY_OVERHEAD + byteLengthOfCanonical(key), 0);
+    this.replacements = 0;
+    for (const key of set) if (key.includes('\uFFFD')) this.replacements++;
   }
 
   get size(): number {
@@ -97,7 +104,8 @@ export class ExceptionKeys {
       // A stored string is well-formed or starts with the bytes mark; a text key starting with U+DC00 is not
       // well-formed, so it is looked up as U+FFFD… and never meets a key of bytes.
       if (key.charCodeAt(0) === 0xdc00) return this.set.has(wellFormed(key));
-      return this.set.has(key) || (SURROGATE.test(key) && this.set.has(wellFormed(key)));
+      if (this.set.has(key)) return true;
+      return this.replacements > 0 && SURROGATE.test(key) && this.set.has(wellFormed(key));
     }
     return this.set.has(canonicalKey(key));
   }
@@ -115,6 +123,7 @@ export class ExceptionKeys {
     if (this.set.has(canonical)) return false;
     this.set.add(canonical);
     this.bytes += ENTRY_OVERHEAD + byteLengthOfCanonical(canonical);
+    if (canonical.includes('\uFFFD')) this.replacements++;
     return true;
   }
 
@@ -127,12 +136,14 @@ export class ExceptionKeys {
   deleteCanonical(canonical: string): boolean {
     if (!this.set.delete(canonical)) return false;
     this.bytes -= ENTRY_OVERHEAD + byteLengthOfCanonical(canonical);
+    if (canonical.includes('\uFFFD')) this.replacements--;
     return true;
   }
 
   clear(): void {
     this.set.clear();
     this.bytes = 0;
+    this.replacements = 0;
   }
 
   clone(): ExceptionKeys {
