@@ -74,7 +74,8 @@ interface Deleting {
  *   delete of other keys made absent stays harmlessly until `prune()`, `removeException` or `add` drops it.
  *
  * Cost: the exception check runs only for keys the filter answers present, so an absent key costs one branch more
- * than the plain filter; a present key costs one hash-table probe. Memory: about 110 bytes per 40-character URL
+ * than the plain filter; a present key costs a second hash and one bit read (exception-keys.ts), and a hash-table
+ * probe for the exceptions and 1 in 16 of the others. Memory: about 110 bytes per 40-character URL
  * exception in a process (a string in a `Set`), 4 + its UTF-8 bytes in a file (docs/FORMAT.md §3.5).
  */
 export class ExceptionFilter<F extends BloomFilter = BloomFilter> implements BloomFilter {

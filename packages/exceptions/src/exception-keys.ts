@@ -1,4 +1,5 @@
 import type { Key } from '@bloomkit/core';
+import { hashInto } from '@bloomkit/core/internal';
 
 /**
  * The exception keys of an ExceptionFilter, exact: a set of keys compared as the filter hashes them, by their UTF-8
@@ -9,7 +10,7 @@ import type { Key } from '@bloomkit/core';
  *   surrogate never occurs in the first form, so the two forms never meet.
  *
  * Memory: a JavaScript string per key in a `Set` (measured on Node 20: about 110 bytes per 40-character URL with
- * its set entry); in a file, 4 + the key's byte length (docs/FORMAT.md §3.5).
+ * its set entry), and 2 to 4 bytes of marks; in a file, 4 + the key's byte length (docs/FORMAT.md §3.5).
  */
 
 const BYTES_MARK = '\uDC00';
@@ -71,21 +72,34 @@ export function byteLengthOfCanonical(canonical: string): number {
   return n;
 }
 
-/** A set of exception keys (see the module comment), with the bytes its entries take in a file. */
+/** The seed of the marks' hash (any constant: the marks only decide whether the set is probed). */
+const MARK_SEED = 0x5bd1e995;
+/** The fewest mark bits, and marks per exception: a key that is no exception probes the set 1 time in 16. */
+const MIN_MARK_BITS = 1 << 13;
+const MARKS_PER_KEY = 16;
+
+/**
+ * A set of exception keys (see the module comment), with the bytes its entries take in a file.
+ *
+ * Lookups first read one bit of a bitmap of marks, indexed by a MurmurHash3 of the key's bytes (so a key's text
+ * and bytes forms, and a lone surrogate and U+FFFD, share their mark), with 16 bits per exception: a key that is
+ * no exception reads one bit and stops there 15 times in 16, so a large set's cache misses are paid only by the
+ * exceptions themselves and 1/16 of the other keys the filter answers present. A removed exception leaves its
+ * bit set (a stale mark costs a probe, never an answer); the marks are rebuilt when they double or go stale.
+ */
 export class ExceptionKeys {
   private readonly set: Set<string>;
   private bytes: number;
-  /**
-   * Keys holding U+FFFD. A text key with a lone surrogate is looked up as its U+FFFD form; while no listed key
-   * holds U+FFFD it cannot be listed, so a lookup that misses needs no scan for surrogates.
-   */
-  private replacements: number;
+  private marks: Uint8Array = new Uint8Array(MIN_MARK_BITS / 8);
+  private mask = MIN_MARK_BITS - 1;
+  /** Exceptions removed since the marks were built. */
+  private stale = 0;
+  private readonly hash = new Int32Array(4);
 
   constructor(set: Set<string> = new Set(), bytes?: number) {
     this.set = set;
     this.bytes = bytes ?? [...set].reduce((sum, key) => sum + ENTRY_OVERHEAD + byteLengthOfCanonical(key), 0);
-    this.replacements = 0;
-    for (const key of set) if (key.includes('\uFFFD')) this.replacements++;
+    this.rebuildMarks();
   }
 
   get size(): number {
@@ -97,16 +111,11 @@ export class ExceptionKeys {
     return this.bytes;
   }
 
-  /** True when `key` is an exception: a well-formed string key costs one probe. */
+  /** True when `key` is an exception: one bit read for most keys that are not. */
   has(key: Key): boolean {
     if (this.set.size === 0) return false;
-    if (typeof key === 'string') {
-      // A stored string is well-formed or starts with the bytes mark; a text key starting with U+DC00 is not
-      // well-formed, so it is looked up as U+FFFD… and never meets a key of bytes.
-      if (key.charCodeAt(0) === 0xdc00) return this.set.has(wellFormed(key));
-      if (this.set.has(key)) return true;
-      return this.replacements > 0 && SURROGATE.test(key) && this.set.has(wellFormed(key));
-    }
+    const at = this.markOf(key);
+    if ((this.marks[at >>> 3]! & (1 << (at & 7))) === 0) return false;
     return this.set.has(canonicalKey(key));
   }
 
@@ -123,7 +132,8 @@ export class ExceptionKeys {
     if (this.set.has(canonical)) return false;
     this.set.add(canonical);
     this.bytes += ENTRY_OVERHEAD + byteLengthOfCanonical(canonical);
-    if (canonical.includes('\uFFFD')) this.replacements++;
+    if (this.set.size * MARKS_PER_KEY > this.mask + 1) this.rebuildMarks();
+    else this.mark(canonical);
     return true;
   }
 
@@ -136,14 +146,14 @@ export class ExceptionKeys {
   deleteCanonical(canonical: string): boolean {
     if (!this.set.delete(canonical)) return false;
     this.bytes -= ENTRY_OVERHEAD + byteLengthOfCanonical(canonical);
-    if (canonical.includes('\uFFFD')) this.replacements--;
+    if (++this.stale > this.set.size + MIN_MARK_BITS / MARKS_PER_KEY) this.rebuildMarks();
     return true;
   }
 
   clear(): void {
     this.set.clear();
     this.bytes = 0;
-    this.replacements = 0;
+    this.rebuildMarks();
   }
 
   clone(): ExceptionKeys {
@@ -159,6 +169,27 @@ export class ExceptionKeys {
     if (other.size !== this.size) return false;
     for (const key of this.set) if (!other.set.has(key)) return false;
     return true;
+  }
+
+  /** The mark bit of a key. */
+  private markOf(key: Key): number {
+    hashInto(key, MARK_SEED, this.hash, 'ExceptionFilter');
+    return this.hash[0]! & this.mask;
+  }
+
+  private mark(canonical: string): void {
+    const at = this.markOf(keyOfCanonical(canonical));
+    this.marks[at >>> 3] = this.marks[at >>> 3]! | (1 << (at & 7));
+  }
+
+  /** Marks sized for the set (16 bits per exception, a power of two), every exception marked. */
+  private rebuildMarks(): void {
+    let bits = MIN_MARK_BITS;
+    while (bits < this.set.size * MARKS_PER_KEY * 2 && bits < 2 ** 31) bits *= 2;
+    this.marks = new Uint8Array(bits / 8);
+    this.mask = bits - 1;
+    this.stale = 0;
+    for (const canonical of this.set) this.mark(canonical);
   }
 }
 
