@@ -113,10 +113,7 @@ export class ExceptionKeys {
 
   /** True when `key` is an exception: one bit read for most keys that are not. */
   has(key: Key): boolean {
-    if (this.set.size === 0) return false;
-    const at = this.markOf(key);
-    if ((this.marks[at >>> 3]! & (1 << (at & 7))) === 0) return false;
-    return this.set.has(canonicalKey(key));
+    return this.marked(key) && this.set.has(canonicalKey(key));
   }
 
   hasCanonical(canonical: string): boolean {
@@ -139,8 +136,7 @@ export class ExceptionKeys {
 
   /** Removes `key`; true when it was an exception. */
   delete(key: Key): boolean {
-    if (this.set.size === 0) return false;
-    return this.deleteCanonical(canonicalKey(key));
+    return this.marked(key) && this.deleteCanonical(canonicalKey(key));
   }
 
   deleteCanonical(canonical: string): boolean {
@@ -169,6 +165,13 @@ export class ExceptionKeys {
     if (other.size !== this.size) return false;
     for (const key of this.set) if (!other.set.has(key)) return false;
     return true;
+  }
+
+  /** False when `key` is certainly no exception (an empty set, or its mark bit clear): most keys stop here. */
+  private marked(key: Key): boolean {
+    if (this.set.size === 0) return false;
+    const at = this.markOf(key);
+    return (this.marks[at >>> 3]! & (1 << (at & 7))) !== 0;
   }
 
   /** The mark bit of a key. */

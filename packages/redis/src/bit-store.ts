@@ -59,6 +59,11 @@ export class BitStore implements Store {
     this.shardBits = this.sharded ? params.shardBlocks * BLOCK_BITS : Number.POSITIVE_INFINITY;
   }
 
+  /** The shard a key's positions fall in (a key's k positions share one block, so one shard); 0 unsharded. */
+  private shardOf(positions: ArrayLike<number>): number {
+    return this.sharded ? Math.floor(positions[0]! / this.shardBits) : 0;
+  }
+
   private get sharded(): boolean {
     return this.kind.storage === 'shards';
   }
@@ -277,7 +282,7 @@ export class BitStore implements Store {
     };
     for (let i = 0; i < list.length; i++) {
       const positions = this.positions.of(list[i]!);
-      const shard = this.sharded ? Math.floor(positions[0]! / this.shardBits) : 0;
+      const shard = this.shardOf(positions);
       const base = this.sharded ? shard * this.shardBits : 0;
       let group = open.get(shard);
       if (group === undefined) {
@@ -352,8 +357,7 @@ export class BitStore implements Store {
       await client.sadd(set, ...members);
     };
     for (const key of excepted.exceptions()) {
-      const shard = this.sharded ? Math.floor(this.positions.of(key)[0]! / this.shardBits) : undefined;
-      const set = keys.exceptions(shard);
+      const set = keys.exceptions(this.sharded ? this.shardOf(this.positions.of(key)) : undefined);
       const members = batches.get(set) ?? [];
       members.push(typeof key === 'string' ? Buffer.from(key, 'utf8') : Buffer.from(key));
       batches.set(set, members);
