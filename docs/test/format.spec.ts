@@ -11,6 +11,7 @@ import { ExceptionFilter } from '@bloomkit/exceptions';
 import { kinds } from '@bloomkit/filters';
 import { ScalableBloomFilter } from '@bloomkit/scalable';
 import { StandardBloomFilter } from '@bloomkit/standard';
+import { WindowBloomFilter } from '@bloomkit/window';
 import { describe, expect, it } from 'vitest';
 
 // docs/FORMAT.md must stay true: its tables and hex dumps are parsed and compared with what the code computes.
@@ -69,6 +70,16 @@ describe('docs/FORMAT.md', () => {
     expect(dump('### 6.4').length).toBe(130 * 2);
     const read = ExceptionFilter.deserialize(Buffer.from(dump('### 6.4'), 'hex'));
     expect([read.has('hello'), read.has('safe'), read.has('apple')]).toEqual([true, false, false]);
+  });
+
+  it('§6.5: the window file (one key, one shift) is what the code writes, and reads back', () => {
+    const filter = WindowBloomFilter.create(1, 0.5);
+    expect([filter.hashes, filter.ageSlices, filter.sliceBits, filter.generation]).toEqual([1, 1, 64, 1]);
+    filter.add('hello');
+    expect(hex(filter.serialize())).toBe(dump('### 6.5'));
+    expect(dump('### 6.5').length).toBe(140 * 2);
+    const read = WindowBloomFilter.deserialize(Buffer.from(dump('### 6.5'), 'hex'));
+    expect([read.has('hello'), read.reach().keys]).toEqual([true, 1]);
   });
 
   it('§2: the table of kinds names every kind the code knows, with its id', () => {

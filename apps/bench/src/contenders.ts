@@ -92,7 +92,8 @@ function bloomFilters(
 
 /**
  * bloomkit's contenders: one per kind in the table of `@bloomkit/filters`, as the table builds them (a growing kind
- * from {@link SCALABLE_INITIAL_CAPACITY}), with the formula of its layout (summed over the sub-filters of a chain).
+ * from {@link SCALABLE_INITIAL_CAPACITY}), with the formula of its layout (summed over the sub-filters of a chain;
+ * a window of n keys predicts from its slices' fills).
  */
 function bloomkitContender(Class: FilterClass): Contender {
   const { name, params, layout, counterWidths } = Class.kind;
@@ -111,8 +112,11 @@ function bloomkitContender(Class: FilterClass): Contender {
         const chain = f as unknown as {
           subFilters(): readonly { bits: number; hashes: number; count: number }[];
         };
+        const window = f as unknown as { expectedFpr(): number };
         const predicted =
-          params === 'chain'
+          params === 'ring'
+            ? () => window.expectedFpr()
+            : params === 'chain'
             ? () =>
                 chain
                   .subFilters()

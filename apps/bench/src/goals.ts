@@ -128,6 +128,12 @@ function speedGoals(measurements: readonly Measurement[], n: number): (GoalResul
       0.5,
     ),
     vsBloomfilter(
+      `window (of n keys) add and has ≥ 1× bloomfilter on a static filter (n = ${n})`,
+      'bloomkit-window',
+      SINGLE,
+      1,
+    ),
+    vsBloomfilter(
       `blocked single-key add and has ≥ ${blockedTarget}× bloomfilter (n = ${n})`,
       'bloomkit-blocked',
       SINGLE,

@@ -29,6 +29,7 @@ export const HEADLINE: readonly string[] = [
   'bloomkit-counting',
   'bloomkit-scalable',
   'bloomkit-blocked',
+  'bloomkit-window',
   'bloomfilter',
   'hash-only',
 ];

@@ -1,4 +1,4 @@
-import { type AnyFilter, grows } from './filters.js';
+import { type AnyFilter, outgrowsCapacity } from './filters.js';
 import { grouped } from './units.js';
 
 /**
@@ -19,7 +19,11 @@ export class CapacityWatch {
 
   /** The watch of a local filter, checked at once (a file may already be past its capacity). */
   static of(filter: AnyFilter, label: string): CapacityWatch {
-    const watch = new CapacityWatch(grows(filter) ? undefined : filter.capacity, filter.fpr, label);
+    const watch = new CapacityWatch(
+      outgrowsCapacity(filter) ? undefined : filter.capacity,
+      filter.fpr,
+      label,
+    );
     watch.check(filter.count);
     return watch;
   }

@@ -7,11 +7,15 @@ import {
   type FilterSpec as AnySpec,
   classOf,
   createFilter as createAny,
+  isSingleKind,
   kindByName,
   kindNames,
   kindOfHeader,
 } from '@bloomkit/filters';
+import { WindowBloomFilter } from '@bloomkit/window';
 import { CliError } from './errors.js';
+
+export { WindowBloomFilter };
 
 export type { AnyFilter };
 
@@ -53,8 +57,8 @@ export function createFilter(spec: FilterSpec): AnyFilter {
     if (spec.capacity !== undefined || spec.fpr !== undefined) {
       throw new CliError('give either --capacity and --fpr, or --bits and --hashes, not both');
     }
-    if (Class.kind.params === 'chain') {
-      throw new CliError(`a ${kind} filter is sized by --capacity and --fpr (it grows as keys come)`);
+    if (!isSingleKind(Class)) {
+      throw new CliError(`a ${kind} filter is sized by --capacity and --fpr (its shape follows from them)`);
     }
   } else if (spec.capacity === undefined || spec.fpr === undefined) {
     throw new CliError('give --capacity N and --fpr P (or --bits M and --hashes K)');
@@ -79,10 +83,14 @@ export function kindName(filter: AnyFilter): string {
   return classOf(filter)?.kind.name ?? 'unknown';
 }
 
-/** True for a kind that grows as keys come (a chain of sub-filters): its capacity is not a limit. */
-export function grows(filter: AnyFilter): boolean {
-  if (filter instanceof ExceptionFilter) return grows(filter.filter as AnyFilter);
-  return classOf(filter)?.kind.params === 'chain';
+/**
+ * True for a kind whose capacity is not a limit: it grows as keys come (a chain of sub-filters) or forgets old
+ * keys (a window), and keeps its rate either way.
+ */
+export function outgrowsCapacity(filter: AnyFilter): boolean {
+  if (filter instanceof ExceptionFilter) return outgrowsCapacity(filter.filter as AnyFilter);
+  const params = classOf(filter)?.kind.params;
+  return params === 'chain' || params === 'ring';
 }
 
 /** A filter with an exception list (kind 6), or undefined for any other. */

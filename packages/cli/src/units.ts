@@ -32,3 +32,32 @@ export function grouped(value: number): string {
   const digits = whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return fraction === undefined ? digits : `${digits}.${fraction}`;
 }
+
+/** Milliseconds per unit of a duration as an operator types it. */
+const DURATION_UNITS: readonly [string, number][] = [
+  ['w', 7 * 86_400_000],
+  ['d', 86_400_000],
+  ['h', 3_600_000],
+  ['m', 60_000],
+  ['s', 1_000],
+  ['ms', 1],
+];
+
+/**
+ * A duration as an operator types it, in milliseconds: a number and a unit, `500ms`, `90s`, `15m`, `24h`, `7d`,
+ * `2w` (or `1.5h`). Returns NaN for anything else (a bare number among them), so the caller names the option.
+ */
+export function parseDuration(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d|w)$/.exec(text.trim());
+  if (match === null) return Number.NaN;
+  const unit = DURATION_UNITS.find(([name]) => name === match[2])![1];
+  return Math.round(Number(match[1]) * unit);
+}
+
+/** Milliseconds as people read them, in the largest unit that fits: `24h`, `2.88h`, `90s`, `250ms`. */
+export function formatDuration(ms: number): string {
+  for (const [name, unit] of DURATION_UNITS) {
+    if (ms >= unit || unit === 1) return `${Number((ms / unit).toFixed(2))}${name}`;
+  }
+  return `${ms}ms`;
+}

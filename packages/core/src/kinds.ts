@@ -19,9 +19,10 @@ export interface KindRecord {
   /**
    * How the params block and payload are laid out: `single` is the 40-byte single-filter block over a bit or
    * counter array (§3.1–3.3); `chain` is the chain block over nested envelopes (§3.4); `wrapper` is a block of the
-   * kind's own over one nested envelope of another kind, which holds the positions (§3.5, kind 6 exceptions).
+   * kind's own over one nested envelope of another kind, which holds the positions (§3.5, kind 6 exceptions);
+   * `ring` is a ring of age slices with the state of its generations (§3.6, kind 7 window).
    */
-  readonly params: 'single' | 'chain' | 'wrapper';
+  readonly params: 'single' | 'chain' | 'wrapper' | 'ring';
   /**
    * The layout of the positions (single filters; for a chain, the layout of its sub-filters; a wrapper has none of
    * its own, its nested filter's kind says which, and its record names the standard layout as a placeholder).

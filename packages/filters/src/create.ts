@@ -22,12 +22,19 @@ export interface FilterSpec extends CreateOptions {
 export function createFilter(name: string, spec: FilterSpec): BloomFilter {
   const where = 'createFilter';
   const Class = requireKind(where, 'kind', name);
-  const { capacity, fpr, bits, hashes, counterBits, ...rest } = spec;
+  const { capacity, fpr, bits, hashes, counterBits, duration, ...rest } = spec;
   const hasCounters = Class.kind.counterWidths.some((width) => width !== 0);
   if (counterBits !== undefined && !hasCounters) {
     throw new InvalidArgumentError(`${where}: counterBits applies to a kind with counters, not ${name}`);
   }
-  const options: CreateOptions = counterBits === undefined ? rest : { ...rest, counterBits };
+  if (duration !== undefined && Class.kind.params !== 'ring') {
+    throw new InvalidArgumentError(`${where}: duration applies to a window kind, not ${name}`);
+  }
+  const options: CreateOptions = {
+    ...rest,
+    ...(counterBits === undefined ? {} : { counterBits }),
+    ...(duration === undefined ? {} : { duration }),
+  };
   if (bits !== undefined || hashes !== undefined) {
     if (bits === undefined || hashes === undefined) {
       throw new InvalidArgumentError(`${where}: bits and hashes go together`);
@@ -37,7 +44,7 @@ export function createFilter(name: string, spec: FilterSpec): BloomFilter {
     }
     if (!isSingleKind(Class)) {
       throw new InvalidArgumentError(
-        `${where}: a ${name} filter is sized by capacity and fpr (it grows as keys come), not by bits and hashes`,
+        `${where}: a ${name} filter is sized by capacity and fpr (its shape follows from them), not by bits and hashes`,
       );
     }
     return new Class({ ...options, bits, hashes });

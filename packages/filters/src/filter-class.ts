@@ -4,6 +4,8 @@ import type { BloomFilter, ByteSource, DeserializeOptions, KindRecord, SeedOptio
 export interface CreateOptions extends SeedOption {
   /** Counter width of a counting kind (its record's `counterWidths`). */
   readonly counterBits?: number;
+  /** A window kind's time window, in ms (`params: 'ring'`): every key of the last `duration` is kept. */
+  readonly duration?: number;
 }
 
 /** Options of {@link FilterClass.deserialize}: `maxBytes` bounds what a chained kind may grow to after reading. */

@@ -4,6 +4,7 @@ import { CountingBloomFilter } from '@bloomkit/counting';
 import { PartitionedBloomFilter } from '@bloomkit/partitioned';
 import { ScalableBloomFilter } from '@bloomkit/scalable';
 import { StandardBloomFilter } from '@bloomkit/standard';
+import { WindowBloomFilter } from '@bloomkit/window';
 import type { FilterClass } from './filter-class.js';
 
 /**
@@ -19,6 +20,7 @@ const BUILT_IN = [
   CountingBloomFilter,
   ScalableBloomFilter,
   BlockedBloomFilter,
+  WindowBloomFilter,
 ] as const;
 // (The table's type is inferred, so this package builds its declarations without isolatedDeclarations.)
 

@@ -21,7 +21,8 @@ const PAGE = `<!doctype html>
   "@bloomkit/scalable": "/packages/scalable/dist/index.js",
   "@bloomkit/blocked": "/packages/blocked/dist/index.js",
   "@bloomkit/filters": "/packages/filters/dist/index.js",
-  "@bloomkit/exceptions": "/packages/exceptions/dist/index.js"
+  "@bloomkit/exceptions": "/packages/exceptions/dist/index.js",
+  "@bloomkit/window": "/packages/window/dist/index.js"
 } }
 </script>
 <script type="module">
@@ -43,9 +44,14 @@ const PAGE = `<!doctype html>
     const flagged = Array.from({ length: 500 }, (_, i) => 'good-' + i).find((key) => small.has(key));
     excepted.addException(flagged);
     const exceptions = ExceptionFilter.deserialize(excepted.serialize());
+    const { WindowBloomFilter } = await import('@bloomkit/window');
+    const recent = WindowBloomFilter.create(10, 0.01);
+    for (let i = 0; i < 100; i++) recent.add('w' + i);
+    const window = deserializeAny(recent.serialize()).filter;
     document.body.textContent = JSON.stringify({
       any: [any.Class.kind.name, any.filter.has('b')],
       exceptions: [exceptions.has('b'), exceptions.has(flagged), exceptions.exceptionCount],
+      window: [window.has('w99'), window.add('w99'), window.add('new')],
       has: copy.has('https://example.com/a'),
       absent: copy.has('https://example.com/zzz'),
       json: json.has('https://example.com/a'),
@@ -68,7 +74,7 @@ beforeAll(async () => {
       return;
     }
     if (
-      !/^\/packages\/(core|standard|partitioned|counting|scalable|blocked|filters|exceptions)\/dist\/[\w/.-]+\.js$/.test(
+      !/^\/packages\/(core|standard|partitioned|counting|scalable|blocked|filters|exceptions|window)\/dist\/[\w/.-]+\.js$/.test(
         path,
       )
     ) {
@@ -109,13 +115,14 @@ function dumpDom(url: string): Promise<string> {
 }
 
 describe('in a browser, without a bundler', () => {
-  it('an import map loads @bloomkit/standard, @bloomkit/filters and @bloomkit/exceptions in headless Chromium, and the filters work', async () => {
+  it('an import map loads @bloomkit/standard, @bloomkit/filters, @bloomkit/exceptions and @bloomkit/window in headless Chromium, and the filters work', async () => {
     const dom = await dumpDom(`http://127.0.0.1:${port}/test.html`);
     const body = /<body>([\s\S]*)<\/body>/.exec(dom)?.[1] ?? dom;
     expect(body).not.toMatch(/ERROR|pending/);
     expect(JSON.parse(body)).toEqual({
       any: ['blocked', true],
       exceptions: [true, false, 1],
+      window: [true, false, true],
       has: true,
       absent: false,
       json: true,

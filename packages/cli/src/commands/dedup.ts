@@ -24,6 +24,11 @@ export interface DedupOptions {
   readonly capacity: number | undefined;
   /** A filter of fixed size (`--fixed`): faster, but past its capacity its rate rises (warned, exit 3). */
   readonly fixed: boolean;
+  /**
+   * `--window`: a filter that forgets, keeping the last `lines` lines, or every line of the last `durationMs`
+   * (with `--capacity` the most lines per duration).
+   */
+  readonly window?: { readonly lines: number } | { readonly durationMs: number } | undefined;
   readonly fpr: number | undefined;
   readonly seed: number | 'random' | undefined;
   readonly nul: boolean;
@@ -133,8 +138,9 @@ function openState(target: string, label: string, options: DedupOptions): AnyFil
  * asks for a fixed one (`--fixed`: blocked, the fastest kind; or a fixed `--kind`), which needs a capacity.
  */
 export function newFilterSpec(
-  options: Pick<DedupOptions, 'kind' | 'capacity' | 'fixed' | 'fpr' | 'seed'>,
+  options: Pick<DedupOptions, 'kind' | 'capacity' | 'fixed' | 'fpr' | 'seed' | 'window'>,
 ): FilterSpec {
+  if (options.window !== undefined) return windowSpec(options, options.window);
   const growing = options.kind !== undefined && kindByName(options.kind)?.kind.params === 'chain';
   if (options.fixed && growing) {
     throw new CliError(
@@ -142,6 +148,11 @@ export function newFilterSpec(
     );
   }
   const kind = options.kind ?? (options.fixed ? 'blocked' : 'scalable');
+  if (options.kind === 'window') {
+    throw new CliError(
+      'dedup: a window filter is sized by --window N (lines) or --window 24h with --capacity',
+    );
+  }
   if (options.capacity === undefined && (options.kind !== undefined ? !growing : options.fixed)) {
     throw new CliError(
       `dedup: a fixed filter (${kind}) needs --capacity (only a scalable filter grows with the stream)`,
@@ -153,4 +164,35 @@ export function newFilterSpec(
     fpr: options.fpr ?? DEDUP_FPR,
     ...(options.seed === undefined ? {} : { seed: options.seed }),
   };
+}
+
+/** `--window N` (the last N lines) or `--window 24h --capacity N` (every line of the last day, N per day). */
+function windowSpec(
+  options: Pick<DedupOptions, 'kind' | 'capacity' | 'fixed' | 'fpr' | 'seed'>,
+  window: NonNullable<DedupOptions['window']>,
+): FilterSpec {
+  if (options.fixed) {
+    throw new CliError(
+      'dedup: --window and --fixed contradict each other (a window forgets old lines instead)',
+    );
+  }
+  if (options.kind !== undefined && options.kind !== 'window') {
+    throw new CliError(`dedup: --window makes a window filter, not --kind ${options.kind}`);
+  }
+  const seed = options.seed === undefined ? {} : { seed: options.seed };
+  const fpr = options.fpr ?? DEDUP_FPR;
+  if ('lines' in window) {
+    if (options.capacity !== undefined) {
+      throw new CliError(
+        'dedup: --window N is the number of lines kept; --capacity goes with a time window (--window 24h)',
+      );
+    }
+    return { kind: 'window', capacity: window.lines, fpr, ...seed };
+  }
+  if (options.capacity === undefined) {
+    throw new CliError(
+      'dedup: a time window needs --capacity N, the most lines per window it must keep (more shorten its memory; the rate holds)',
+    );
+  }
+  return { kind: 'window', capacity: options.capacity, fpr, duration: window.durationMs, ...seed };
 }

@@ -1,8 +1,8 @@
 import { ChecksumMismatchError } from '@bloomkit/core';
 import { EXIT } from '../errors.js';
 import { inFile, readFilterBytes } from '../files.js';
-import { type AnyFilter, decodeFilter, exceptionsOf, kindName } from '../filters.js';
-import { binarySize, grouped } from '../units.js';
+import { type AnyFilter, decodeFilter, exceptionsOf, kindName, WindowBloomFilter } from '../filters.js';
+import { binarySize, formatDuration, grouped } from '../units.js';
 
 /** What `info` reports, field for field (`--json` prints this object). */
 export interface FilterInfo {
@@ -27,6 +27,21 @@ export interface FilterInfo {
   readonly estimatedCount: number | null;
   /** The false-positive rate now, from the fill ratio. */
   readonly currentFpr: number;
+  /**
+   * Kind 7: the window (keys, per `durationMs` for a time window), its shape (k, l, g), what it holds now (the
+   * keys and, for a time window, the time from which every key is present), and when keys are forgotten.
+   */
+  readonly window?: {
+    readonly keys: number;
+    readonly durationMs: number | null;
+    readonly ageSlices: number;
+    readonly generation: number;
+    readonly reachKeys: number;
+    readonly reachSince: string | null;
+    readonly shortened: boolean;
+    readonly horizonKeys: number;
+    readonly horizonMs: number | null;
+  };
   /** Kind 6: the nested filter's kind, and the exceptions' number and bytes in the file. */
   readonly exceptions?: { readonly filterKind: string; readonly count: number; readonly bytes: number };
   /** "ok", or what is wrong with the stored CRC-32C. */
@@ -76,8 +91,11 @@ export function runInfo(file: string, json: boolean): number {
  * What some kinds have beyond the shared API: a counter width, sub-filters (read by shape, not by kind), and for a
  * filter with exceptions, those of its nested filter and the exceptions.
  */
-function kindFacts(outer: AnyFilter): Pick<FilterInfo, 'counterBits' | 'subFilters' | 'exceptions'> {
+function kindFacts(
+  outer: AnyFilter,
+): Pick<FilterInfo, 'counterBits' | 'subFilters' | 'exceptions' | 'window'> {
   const facts: {
+    window?: NonNullable<FilterInfo['window']>;
     counterBits?: number;
     subFilters?: NonNullable<FilterInfo['subFilters']>;
     exceptions?: NonNullable<FilterInfo['exceptions']>;
@@ -91,6 +109,20 @@ function kindFacts(outer: AnyFilter): Pick<FilterInfo, 'counterBits' | 'subFilte
       bytes: excepted.exceptionBytes,
     };
   }
+  if (filter instanceof WindowBloomFilter) {
+    const reach = filter.reach();
+    facts.window = {
+      keys: filter.window,
+      durationMs: filter.duration ?? null,
+      ageSlices: filter.ageSlices,
+      generation: filter.generation,
+      reachKeys: reach.keys,
+      reachSince: reach.since === undefined ? null : new Date(reach.since).toISOString(),
+      shortened: filter.shortened,
+      horizonKeys: filter.horizon.keys,
+      horizonMs: filter.horizon.ms ?? null,
+    };
+  }
   if ('counterBits' in filter && typeof filter.counterBits === 'number')
     facts.counterBits = filter.counterBits;
   if ('subFilters' in filter && typeof filter.subFilters === 'function') {
@@ -102,6 +134,22 @@ function kindFacts(outer: AnyFilter): Pick<FilterInfo, 'counterBits' | 'subFilte
     }));
   }
   return facts;
+}
+
+function windowRows(window: NonNullable<FilterInfo['window']>, hashes: number): [string, string][] {
+  const per = window.durationMs === null ? '' : ` per ${formatDuration(window.durationMs)}`;
+  return [
+    ['window', `${grouped(window.keys)} keys${per}`],
+    ['slices', `k ${hashes} + l ${window.ageSlices}, a generation every ${grouped(window.generation)} keys`],
+    [
+      'holds now',
+      `the last ${grouped(window.reachKeys)} keys${window.reachSince === null ? '' : `, every key since ${window.reachSince}`}${window.shortened ? ' (shortened: more keys than the window arrived)' : ''}`,
+    ],
+    [
+      'forgets after',
+      `${grouped(window.horizonKeys)} keys${window.horizonMs === null ? '' : ` or ${formatDuration(window.horizonMs)}`}`,
+    ],
+  ];
 }
 
 function table(info: FilterInfo): string {
@@ -128,6 +176,7 @@ function table(info: FilterInfo): string {
       `${grouped(info.exceptions.count)} (${binarySize(info.exceptions.bytes)} in the file, about ${binarySize(info.exceptions.bytes + 60 * info.exceptions.count)} in memory)`,
     ]);
   }
+  if (info.window !== undefined) rows.push(...windowRows(info.window, info.hashes));
   rows.push(['seed', String(info.seed)]);
   rows.push([
     'sized for',

@@ -5,7 +5,7 @@ import { CliError } from '../errors.js';
 import { parseKind } from '../filters.js';
 import { DEFAULT_WAIT_SECONDS } from '../lock.js';
 import { parseRedisTarget } from '../redis-target.js';
-import { grouped } from '../units.js';
+import { grouped, parseDuration, parseNumber } from '../units.js';
 import type { Registration } from './context.js';
 import { integer, MAX_SAFE, rate, seed, waitSeconds } from './flags.js';
 
@@ -29,6 +29,11 @@ export const registerDedup: Registration = (program, { exit, writer, interrupts 
       '-p, --fpr <p>',
       `false-positive rate: the share of new lines wrongly dropped (default ${DEDUP_FPR})`,
       rate('--fpr'),
+    )
+    .option(
+      '--window <n|duration>',
+      'forget old lines: keep the last N lines, or every line of the last 500ms, 90s, 15m, 24h, 7d, 2w (with --capacity: the most lines per window)',
+      windowFlag,
     )
     .option('--kind <kind>', 'filter kind (default scalable; blocked with --fixed)', parseKind)
     .option('--seed <seed>', 'hash seed for a new filter, or "random"', seed)
@@ -54,13 +59,18 @@ growing with the stream, so the rate holds for any number of lines. --fixed make
 --capacity lines: faster, but past its capacity the rate rises; that is warned on stderr the moment it happens,
 and the run exits with status 3.
 
+--window makes a filter that forgets: a line repeats only if it was seen within the window (the last N lines,
+or the last 24h with --capacity N lines per 24h; more lines than that shorten its memory, never raising the
+rate). Its memory is constant however long the stream. With --state, the window carries over between runs.
+
 With --state, a run waits for another run on the same state file, and SIGINT, SIGTERM or SIGHUP stop it cleanly:
 the state is saved with every line printed so far, then it exits 128 + the signal's number. Running it again on
 the same input prints exactly the lines it had not printed.
 
 Examples:
   zcat urls.gz | bloomkit dedup --capacity 50000000 > unique.txt
-  crawl | bloomkit dedup --state seen.bf | fetch`,
+  crawl | bloomkit dedup --state seen.bf | fetch
+  tail -f events.log | bloomkit dedup --window 1h --capacity 1000000 --state hour.bf`,
     )
     .action(async (files: string[], o) => {
       const options = {
@@ -69,6 +79,7 @@ Examples:
         kind: o.kind,
         capacity: o.capacity,
         fixed: o.fixed === true,
+        window: o.window,
         fpr: o.fpr,
         seed: o.seed,
         nul: o.null === true,
@@ -77,6 +88,22 @@ Examples:
       };
       if (o.redis === undefined) return exit(await runDedup(options, writer(o)));
       if (o.state !== undefined) throw new CliError('dedup: give --state (a file) or --redis, not both');
+      if (o.window !== undefined) {
+        throw new CliError(
+          'dedup: --window works on a file or in memory; a window filter in Redis is not available yet',
+        );
+      }
       exit(await runRedisDedup(parseRedisTarget(o.redis, o.cluster === true), options, interrupts));
     });
 };
+
+/** `--window`: a number of lines (an integer ≥ 1) or a duration with its unit. */
+function windowFlag(text: string): { lines: number } | { durationMs: number } {
+  const lines = parseNumber(text);
+  if (Number.isSafeInteger(lines) && lines >= 1) return { lines };
+  const durationMs = parseDuration(text);
+  if (Number.isSafeInteger(durationMs) && durationMs >= 1) return { durationMs };
+  throw new CliError(
+    `--window must be a number of lines (an integer in [1, 2^53 - 1]) or a duration such as 90s, 15m, 24h, 7d, got '${text}'`,
+  );
+}

@@ -1,0 +1,626 @@
+import {
+  type BloomFilter,
+  type ByteSource,
+  type DeserializeOptions,
+  type FilterJson,
+  FORMAT_VERSION,
+  HEADER_BYTES,
+  IncompatibleFiltersError,
+  InvalidArgumentError,
+  type Key,
+  type KindRecord,
+  partitionedLayout,
+  type SeedOption,
+} from '@bloomkit/core';
+import {
+  checkAllocation,
+  crc32c,
+  decodeChain,
+  encodeNestedParts,
+  fromFilterJson,
+  hashInto,
+  joinParts,
+  keyList,
+  readDeserializeOptions,
+  readOptions,
+  resolveSeed,
+  toFilterJson,
+} from '@bloomkit/core/internal';
+import {
+  paramsBytes,
+  periodOf,
+  readWindowParams,
+  type WindowState,
+  writeWindowParams,
+} from './window-codec.js';
+import { chooseWindowShape, runRate, type WindowShape } from './window-sizing.js';
+
+/** Kind 7 of docs/FORMAT.md: an age-partitioned ring of slices that forgets old keys. */
+export const windowKind: KindRecord = {
+  id: 7,
+  name: 'window',
+  className: 'WindowBloomFilter',
+  params: 'ring',
+  // Slice j's bit is position j of the partitioned layout with k + l positions of range s (FORMAT.md §5).
+  layout: partitionedLayout,
+  counterWidths: [0],
+};
+const NAME = windowKind.className;
+const INV_32 = 1 / 4294967296;
+
+/** Options of {@link WindowBloomFilter.create}. */
+export interface WindowOptions extends SeedOption {
+  /**
+   * A time window, in milliseconds (an integer in [1, 2^53 − 1]): every key added within the last `duration` is
+   * present while at most `window` keys arrive per `duration`. More keys shorten the memory (see
+   * {@link WindowBloomFilter.shortened}); the rate stays. Keys are forgotten at most 2·duration after they were
+   * added. Without it, the window counts keys.
+   */
+  readonly duration?: number | undefined;
+  /** The time in milliseconds, for a time window; default `Date.now`. Tests inject their own. */
+  readonly clock?: (() => number) | undefined;
+}
+
+/** Options of {@link WindowBloomFilter.deserialize}. */
+export interface WindowReadOptions extends DeserializeOptions, Pick<SeedOption, 'maxBytes'> {
+  /** The clock of a time window (default `Date.now`). */
+  readonly clock?: (() => number) | undefined;
+}
+
+/** How far back a key can still be found: past both, it is present at most at the target rate. */
+export interface WindowHorizon {
+  /** (k + l)·g: a key followed by this many adds has had every one of its slices cleared. */
+  readonly keys: number;
+  /** A time window: (k + l)·period ms, the same on the clock alone. Undefined for a count window. */
+  readonly ms: number | undefined;
+}
+
+/** What the window remembers now. */
+export interface WindowReach {
+  /** Keys added since `since` (the newest generations still whole): every one of them is present. */
+  readonly keys: number;
+  /** A time window: the time (ms) from which every added key is present. Undefined for a count window. */
+  readonly since: number | undefined;
+}
+
+/**
+ * A sliding-window Bloom filter: it remembers the most recent keys and forgets old ones, on a stream of any
+ * length, at a false-positive rate that never rises above its target. The Age-Partitioned Bloom Filter of
+ * Shtul, Baquero and Almeida (arXiv 2001.03147, 2020): k + l slices in a ring; a key sets one bit in each of the
+ * k newest; a key is present when k consecutive slices hold its bits; after every generation (g keys, or for a
+ * time window also a share of the duration) the oldest slice is cleared and becomes the newest. Sizing and rate:
+ * window-sizing.ts.
+ *
+ * Guarantees: a count window holds every one of the last `window` keys (at least l·g ≥ window: those of the l
+ * generations before the current one, and the current one's); a key is forgotten once (l + 1)·g keys came
+ * after it. A time window holds every key of the last `duration` while at most `window` keys arrive per
+ * `duration`. A key never added, or forgotten, is present at most at the target rate.
+ *
+ * Cost: `add` sets k bits and first asks `has`; `has` reads a bit in one slice out of every k (k − 1, 2k − 1,
+ * …), and around those that are set, until it finds k set in a row: about (k + l)/k + 2 bit reads for an absent
+ * key. Nothing is allocated per key.
+ */
+export class WindowBloomFilter implements BloomFilter {
+  static readonly kind: KindRecord = windowKind;
+
+  /** k: slices each key sets a bit in. */
+  readonly hashes: number;
+  /** l: slices past the k newest. */
+  readonly ageSlices: number;
+  /** s: bits per slice. */
+  readonly sliceBits: number;
+  /** g: keys per generation. */
+  readonly generation: number;
+  /** The keys the window remembers (per `duration`, for a time window). */
+  readonly window: number;
+  /** The target rate. */
+  readonly fpr: number;
+  readonly seed: number;
+  /** A time window's duration in ms; undefined for a count window. */
+  readonly duration: number | undefined;
+  private readonly slices: number;
+  /** Milliseconds a generation lasts on the clock alone (0: a count window). */
+  private readonly period: number;
+  private readonly clock: () => number;
+  private readonly scale: number;
+  private bytes: Uint8Array;
+  private newest: number;
+  private counted: number;
+  /** Per slice: keys of the generation that began at it, and when. */
+  private readonly keys: Float64Array;
+  private readonly starts: Float64Array;
+  private readonly hash = new Int32Array(4);
+  /** The file this filter works on in place (read with `copy: false`), else undefined. */
+  private readonly file: Uint8Array | undefined;
+
+  private constructor(
+    state: WindowState,
+    seed: number,
+    bytes: Uint8Array,
+    clock: () => number,
+    file: Uint8Array | undefined,
+  ) {
+    this.hashes = state.hashes;
+    this.ageSlices = state.ageSlices;
+    this.sliceBits = state.sliceBits;
+    this.generation = state.generation;
+    this.window = state.window;
+    this.fpr = state.fpr;
+    this.seed = seed;
+    this.duration = state.duration > 0 ? state.duration : undefined;
+    this.slices = state.hashes + state.ageSlices;
+    this.period = periodOf(state.duration, state.ageSlices);
+    this.clock = clock;
+    this.scale = state.sliceBits * INV_32;
+    this.bytes = bytes;
+    this.newest = state.newest;
+    this.counted = state.count;
+    this.keys = state.keys;
+    this.starts = state.starts;
+    this.file = file;
+  }
+
+  /**
+   * A filter that remembers at least the last `window` keys (an integer ≥ 1) and answers any other key with a
+   * false-positive rate of at most `fpr`, in (0, 1), however long the stream. With `duration`, a time window.
+   */
+  static create(window: number, fpr: number, options?: WindowOptions): WindowBloomFilter {
+    const where = `${NAME}.create`;
+    const o = readOptions(where, options);
+    const duration = o.duration;
+    if (
+      duration !== undefined &&
+      (typeof duration !== 'number' || !Number.isSafeInteger(duration) || duration < 1)
+    ) {
+      throw new InvalidArgumentError(
+        `${where}: duration must be an integer number of milliseconds in [1, 2^53 - 1], got ${String(duration)}`,
+      );
+    }
+    const clock = checkClock(where, o.clock);
+    const shape = chooseWindowShape(where, window, fpr, duration !== undefined);
+    const seed = resolveSeed(where, o.seed);
+    const slices = shape.hashes + shape.ageSlices;
+    const byteLength = (shape.sliceBits * slices) / 8;
+    checkAllocation(where, byteLength, o.maxBytes);
+    const now = duration === undefined ? 0 : readClock(clock, where);
+    return new WindowBloomFilter(
+      freshState(shape, window, fpr, duration ?? 0, now),
+      seed,
+      new Uint8Array(byteLength),
+      clock,
+      undefined,
+    );
+  }
+
+  /** Reads a filter written by {@link serialize}; `copy: false` works on the bytes in place (see `syncBytes`). */
+  static deserialize(bytes: ByteSource, options?: WindowReadOptions): WindowBloomFilter {
+    const where = `${NAME}.deserialize`;
+    const read = readDeserializeOptions(where, options);
+    const clock = checkClock(where, options?.clock);
+    const envelope = decodeChain(windowKind, bytes, { verifyChecksum: read.verifyChecksum, where });
+    const state = readWindowParams(envelope.params, envelope.payloadLength, where);
+    checkAllocation(where, read.copy ? envelope.payloadLength : 0, options?.maxBytes);
+    const inPlace =
+      !read.copy && bytes instanceof Uint8Array && envelope.payload.length === 1 ? bytes : undefined;
+    let bits: Uint8Array;
+    if (inPlace !== undefined) bits = envelope.payload[0]!;
+    else {
+      bits = new Uint8Array(envelope.payloadLength);
+      let at = 0;
+      for (const part of envelope.payload) {
+        bits.set(part, at);
+        at += part.length;
+      }
+    }
+    return new WindowBloomFilter(state, envelope.seed, bits, clock, inPlace);
+  }
+
+  /** Reads the JSON form written by `toJSON()` (the object or its JSON text); FormatError for anything else. */
+  static fromJSON(json: unknown, options?: WindowReadOptions): WindowBloomFilter {
+    return WindowBloomFilter.deserialize(fromFilterJson(`${NAME}.fromJSON`, json, windowKind.name), options);
+  }
+
+  /** m: bits in all slices. */
+  get bits(): number {
+    return this.sliceBits * this.slices;
+  }
+
+  /** The window, as `create` took it (the interface's capacity). */
+  get capacity(): number {
+    return this.window;
+  }
+
+  /** Adds that returned true: keys that were not in the window when added. */
+  get count(): number {
+    return this.counted;
+  }
+
+  /**
+   * When keys are forgotten. A key is always present for l generations after its own (the window); after l + 1
+   * its oldest slice is cleared and it needs the bit of a neighbouring slice by chance, so it is found about half
+   * as often each generation after; after k + l its every slice is cleared. A count window forgets a key once
+   * (k + l)·g adds came after it, a time window also once (k + l) periods passed.
+   */
+  get horizon(): WindowHorizon {
+    return {
+      keys: this.slices * this.generation,
+      ms: this.period > 0 ? this.slices * this.period : undefined,
+    };
+  }
+
+  /**
+   * What the window holds now: every key added since its oldest whole generation began. A count window always
+   * reaches back at least `window` keys once that many have come.
+   */
+  reach(): WindowReach {
+    this.tick();
+    let keys = 0;
+    for (let i = 0; i <= this.ageSlices; i++) keys += this.keys[this.physical(i)]!;
+    return {
+      keys,
+      since: this.period > 0 ? this.starts[this.physical(this.ageSlices)] : undefined,
+    };
+  }
+
+  /**
+   * A time window whose memory is shorter than its duration now: more than `window` keys came within a
+   * duration, so generations ended early (the rate was kept). Always false for a count window.
+   */
+  get shortened(): boolean {
+    if (this.period === 0) return false;
+    const since = this.reach().since!;
+    return this.lastNow - since < this.duration!;
+  }
+
+  /** Adds `key`; true when it was not in the window (so a stream's first sighting in the window is true). */
+  add(key: Key): boolean {
+    hashInto(key, this.seed, this.hash, `${NAME}.add`);
+    return this.addHashed();
+  }
+
+  /** True when `key` may have been added within the window; false when it certainly was not. */
+  has(key: Key): boolean {
+    hashInto(key, this.seed, this.hash, `${NAME}.has`);
+    this.tick();
+    return this.find(0, 0);
+  }
+
+  /** `add` for a key already hashed: `hash[0..3]` hold h1..h4 with this filter's seed (`hashInto`). */
+  addHash(hash: Int32Array): boolean {
+    this.hash.set(hash.subarray(0, 4));
+    return this.addHashed();
+  }
+
+  /** `has` for a key already hashed with this filter's seed. */
+  hasHash(hash: Int32Array): boolean {
+    this.hash.set(hash.subarray(0, 4));
+    this.tick();
+    return this.find(0, 0);
+  }
+
+  /** Adds every key in order; returns how many were new to the window. Keys are checked first (arrays). */
+  addAll(keys: Iterable<Key>): number {
+    const list = keyList(`${NAME}.addAll`, keys);
+    let added = 0;
+    for (let i = 0; i < list.length; i++) {
+      hashInto(list[i]!, this.seed, this.hash, `${NAME}.addAll`);
+      if (this.addHashed()) added++;
+    }
+    return added;
+  }
+
+  /** `has` for each key. */
+  hasMany(keys: readonly Key[]): boolean[] {
+    const list = keyList(`${NAME}.hasMany`, keys);
+    const out = new Array<boolean>(list.length);
+    this.tick();
+    for (let i = 0; i < list.length; i++) {
+      hashInto(list[i]!, this.seed, this.hash, `${NAME}.hasMany`);
+      out[i] = this.find(0, 0);
+    }
+    return out;
+  }
+
+  /** Set bits over all bits. */
+  fillRatio(): number {
+    let set = 0;
+    for (let i = 0; i < this.bytes.length; i++) set += POPCOUNT[this.bytes[i]!]!;
+    return set / this.bits;
+  }
+
+  /** The keys the window holds now (exact: the count of {@link reach}). */
+  estimatedCount(): number {
+    return this.reach().keys;
+  }
+
+  /** The rate now: the run-of-k probability over the slices' measured fills, newest to oldest. */
+  expectedFpr(): number {
+    this.tick();
+    const fills: number[] = [];
+    const bytesPerSlice = this.sliceBits / 8;
+    for (let i = 0; i < this.slices; i++) {
+      const from = this.physical(i) * bytesPerSlice;
+      let set = 0;
+      for (let b = from; b < from + bytesPerSlice; b++) set += POPCOUNT[this.bytes[b]!]!;
+      fills.push(set / this.sliceBits);
+    }
+    return runRate(fills, this.hashes);
+  }
+
+  /**
+   * A filter holding both windows' keys, generation by generation (same shape, seed and kind of window; count
+   * windows only: two clocks' generations do not line up). IncompatibleFiltersError when a generation would hold
+   * more than g keys, which would break the rate.
+   */
+  union(other: this): this {
+    this.checkCompatible(other, 'union');
+    if (this.period > 0) {
+      throw new IncompatibleFiltersError(
+        `${NAME}.union: time windows cannot be joined (their generations follow different clocks)`,
+      );
+    }
+    const out = this.clone();
+    const bytesPerSlice = this.sliceBits / 8;
+    for (let i = 0; i < this.slices; i++) {
+      const held = this.keys[this.physical(i)]! + other.keys[other.physical(i)]!;
+      if (held > this.generation) {
+        throw new IncompatibleFiltersError(
+          `${NAME}.union: generation ${i} would hold ${held} keys, more than g = ${this.generation}; the union would break the rate`,
+        );
+      }
+    }
+    for (let i = 0; i < this.slices; i++) {
+      const to = out.physical(i) * bytesPerSlice;
+      const from = other.physical(i) * bytesPerSlice;
+      for (let b = 0; b < bytesPerSlice; b++) out.bytes[to + b] = out.bytes[to + b]! | other.bytes[from + b]!;
+      out.keys[out.physical(i)] = this.keys[this.physical(i)]! + other.keys[other.physical(i)]!;
+    }
+    out.counted = Math.min(Number.MAX_SAFE_INTEGER, this.counted + other.counted);
+    return out;
+  }
+
+  /**
+   * Not defined for windows: a key present in both may sit at different ages in each, and the slices' AND would
+   * lose it. Throws IncompatibleFiltersError.
+   */
+  intersect(_other: this): this {
+    throw new IncompatibleFiltersError(
+      `${NAME}.intersect: window filters have no sound intersection (a key present in both may be at different ages in each)`,
+    );
+  }
+
+  clone(): this {
+    return new WindowBloomFilter(this.state(), this.seed, this.bytes.slice(), this.clock, undefined) as this;
+  }
+
+  /** Forgets every key (a time window's generation starts now). */
+  clear(): void {
+    this.bytes.fill(0);
+    this.keys.fill(0);
+    this.starts.fill(0);
+    this.counted = 0;
+    this.newest = 0;
+    if (this.period > 0) this.starts[0] = readClock(this.clock, `${NAME}.clear`);
+  }
+
+  /** Same shape, seed, state and bits. */
+  equals(other: this): boolean {
+    if (!(other instanceof WindowBloomFilter)) return false;
+    const a = this.serializeParts();
+    const b = other.serializeParts();
+    const x = joinParts(windowKind, a);
+    const y = joinParts(windowKind, b);
+    return x.length === y.length && x.every((byte, i) => byte === y[i]);
+  }
+
+  serialize(): Uint8Array {
+    return joinParts(windowKind, this.serializeParts());
+  }
+
+  serializeParts(): Uint8Array[] {
+    const params = new Uint8Array(paramsBytes(this.slices));
+    writeWindowParams(this.state(), params);
+    return encodeNestedParts(windowKind, this.seed, params, [this.bytes]);
+  }
+
+  toJSON(): FilterJson {
+    return toFilterJson(`${NAME}.toJSON`, windowKind.name, FORMAT_VERSION, this.serialize());
+  }
+
+  /**
+   * For a filter read with `copy: false`: writes its generations and count into the params and the checksum, so
+   * the bytes it was read from are a valid file again, and returns them. InvalidArgumentError for a filter that
+   * does not work in place.
+   */
+  syncBytes(): Uint8Array {
+    const file = this.file;
+    if (file === undefined) {
+      throw new InvalidArgumentError(
+        `${NAME}.syncBytes: this filter does not work in place (it was not read with copy: false from one array); use serialize()`,
+      );
+    }
+    writeWindowParams(this.state(), file.subarray(HEADER_BYTES, HEADER_BYTES + paramsBytes(this.slices)));
+    const end = file.length - 4;
+    new DataView(file.buffer, file.byteOffset + end, 4).setUint32(0, crc32c(file.subarray(0, end)), true);
+    return file;
+  }
+
+  /** The slice at age `i` (0 the newest). */
+  private physical(i: number): number {
+    const j = this.newest + i;
+    return j >= this.slices ? j - this.slices : j;
+  }
+
+  /** The key's bit in slice `j`: position j of FORMAT.md §5's cubic, reduced to the slice. */
+  private bitOf(j: number): number {
+    const h = this.hash;
+    const p = (h[0]! + Math.imul(j, (h[1]! + Math.imul(j, (h[2]! + Math.imul(j, h[3]!)) | 0)) | 0)) >>> 0;
+    return j * this.sliceBits + Math.floor(p * this.scale);
+  }
+
+  /**
+   * Some k consecutive slices hold the hashed key's bits: every such run holds one of the ages k − 1, 2k − 1, …,
+   * so those are read first, then their neighbours while the run lasts. The bits of ages below `known` are taken
+   * from `before` (bit a for age a) instead of being read: `add` has just read the k newest.
+   */
+  private find(before: number, known: number): boolean {
+    const k = this.hashes;
+    const slices = this.slices;
+    for (let anchor = k - 1; anchor < slices; anchor += k) {
+      if (!this.bitAt(anchor, before, known)) continue;
+      let run = 1;
+      for (let age = anchor - 1; age > anchor - k && this.bitAt(age, before, known); age--) run++;
+      for (let age = anchor + 1; run < k && age < slices && this.bitAt(age, before, known); age++) run++;
+      if (run >= k) return true;
+    }
+    return false;
+  }
+
+  private bitAt(age: number, before: number, known: number): boolean {
+    if (age < known) return ((before >>> age) & 1) === 1;
+    const bit = this.bitOf(this.physical(age));
+    return ((this.bytes[bit >>> 3]! >>> (bit & 7)) & 1) === 1;
+  }
+
+  /**
+   * Test-and-add of the hashed key: sets its bits in the k newest slices, noting which were set before, then
+   * looks for a run of k with those ages known. A generation that fills ends.
+   */
+  private addHashed(): boolean {
+    this.tick();
+    const k = this.hashes;
+    let before = 0;
+    for (let age = 0; age < k; age++) {
+      const bit = this.bitOf(this.physical(age));
+      const at = bit >>> 3;
+      const mask = 1 << (bit & 7);
+      const byte = this.bytes[at]!;
+      if ((byte & mask) !== 0) before |= 1 << age;
+      else this.bytes[at] = byte | mask;
+    }
+    const all = k === 32 ? -1 : (1 << k) - 1;
+    if (before === all) return false;
+    const present = this.find(before, k);
+    const held = ++this.keys[this.newest]!;
+    const full =
+      this.period > 0
+        ? (this.lastNow - this.starts[this.newest]!) / this.period + held / this.generation >= 1
+        : held >= this.generation;
+    if (full) this.shift(this.lastNow);
+    if (present) return false;
+    if (this.counted < Number.MAX_SAFE_INTEGER) this.counted++;
+    return true;
+  }
+
+  /** The time of the last clock reading (0 for a count window). */
+  private lastNow = 0;
+
+  /**
+   * A time window: ends every generation whose time is up. A generation ends when elapsed/period + keys/g reaches
+   * 1; one that ends by time ends at start + period·(1 − keys/g), and the next begins then.
+   */
+  private tick(): void {
+    if (this.period === 0) return;
+    const now = readClock(this.clock, NAME);
+    this.lastNow = now;
+    const period = this.period;
+    for (let shifted = 0; ; shifted++) {
+      const end = this.starts[this.newest]! + period * (1 - this.keys[this.newest]! / this.generation);
+      if (now < end) return;
+      if (shifted === this.slices) {
+        // Every slice has been cleared: the rest of the idle time passes in whole periods.
+        this.starts[this.newest] = end + period * Math.floor((now - end) / period);
+        return;
+      }
+      this.shift(end);
+    }
+  }
+
+  /** Ends the current generation: the oldest slice is cleared and becomes the newest, begun at `start`. */
+  private shift(start: number): void {
+    this.newest = this.newest === 0 ? this.slices - 1 : this.newest - 1;
+    const bytesPerSlice = this.sliceBits / 8;
+    this.bytes.fill(0, this.newest * bytesPerSlice, (this.newest + 1) * bytesPerSlice);
+    this.keys[this.newest] = 0;
+    this.starts[this.newest] = this.period > 0 ? start : 0;
+  }
+
+  private state(): WindowState {
+    return {
+      hashes: this.hashes,
+      ageSlices: this.ageSlices,
+      sliceBits: this.sliceBits,
+      generation: this.generation,
+      window: this.window,
+      fpr: this.fpr,
+      duration: this.duration ?? 0,
+      newest: this.newest,
+      count: this.counted,
+      keys: this.keys.slice(),
+      starts: this.starts.slice(),
+    };
+  }
+
+  private checkCompatible(other: WindowBloomFilter, what: string): void {
+    if (!(other instanceof WindowBloomFilter)) {
+      throw new IncompatibleFiltersError(`${NAME}.${what}: the other filter is not a WindowBloomFilter`);
+    }
+    if (
+      other.hashes !== this.hashes ||
+      other.ageSlices !== this.ageSlices ||
+      other.sliceBits !== this.sliceBits ||
+      other.generation !== this.generation ||
+      other.seed !== this.seed ||
+      other.window !== this.window ||
+      other.duration !== this.duration
+    ) {
+      throw new IncompatibleFiltersError(
+        `${NAME}.${what}: the filters differ in shape, window or seed (k ${this.hashes}/${other.hashes}, l ${this.ageSlices}/${other.ageSlices}, s ${this.sliceBits}/${other.sliceBits}, g ${this.generation}/${other.generation}, seed ${this.seed}/${other.seed})`,
+      );
+    }
+  }
+}
+
+/** Set bits of each byte value. */
+const POPCOUNT = Uint8Array.from({ length: 256 }, (_, b) => {
+  let n = 0;
+  for (let x = b; x !== 0; x &= x - 1) n++;
+  return n;
+});
+
+function freshState(
+  shape: WindowShape,
+  window: number,
+  fpr: number,
+  duration: number,
+  now: number,
+): WindowState {
+  const slices = shape.hashes + shape.ageSlices;
+  const starts = new Float64Array(slices);
+  if (duration > 0) {
+    // The older generations (empty) began a period apart before now, so `reach` is defined from the start.
+    const period = periodOf(duration, shape.ageSlices);
+    for (let i = 0; i < slices; i++) starts[i] = now - i * period;
+  }
+  return { ...shape, window, fpr, duration, newest: 0, count: 0, keys: new Float64Array(slices), starts };
+}
+
+function checkClock(where: string, clock: unknown): () => number {
+  if (clock === undefined) return Date.now;
+  if (typeof clock !== 'function') {
+    throw new InvalidArgumentError(
+      `${where}: clock must be a function returning milliseconds, got ${typeof clock}`,
+    );
+  }
+  return clock as () => number;
+}
+
+function readClock(clock: () => number, where: string): number {
+  const now = clock();
+  if (typeof now !== 'number' || !Number.isFinite(now)) {
+    throw new InvalidArgumentError(
+      `${where}: the clock must return a finite number of milliseconds, got ${String(now)}`,
+    );
+  }
+  return now;
+}

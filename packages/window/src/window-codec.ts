@@ -1,0 +1,156 @@
+import { FormatError } from '@bloomkit/core';
+import { getUint64, setUint64 } from '@bloomkit/core/internal';
+import { keyGenerations, MAX_WINDOW_BITS, SLICE_ALIGN, timedSplit } from './window-sizing.js';
+
+/**
+ * The params block of kind 7, a window (docs/FORMAT.md §3.6), little-endian:
+ *
+ *   0  u8   k, slices each key sets a bit in            1  u8  flags: bit 0 a time window, others zero
+ *   2  u16  l, slices past the k newest                  4  u16 the newest slice, in [0, k + l)
+ *   6  u16  zero
+ *   8  u64  window W                                     16 u64 generation size g
+ *   24 u64  slice bits s (a multiple of 64)              32 u64 adds that returned true
+ *   40 f64  target rate p                                48 f64 duration in ms (0: a count window)
+ *   56 u64  zero
+ *   64 + 16·j, for each slice j in [0, k + l): u64 keys of the generation that began at slice j, f64 when it
+ *        began (ms since the epoch; 0 in a count window)
+ *
+ * The payload is the k + l slices, slice j at bits [j·s, (j + 1)·s), bit i at bit (i & 7) of byte i >>> 3.
+ */
+
+export const FIXED_PARAMS_BYTES = 64;
+export const PER_SLICE_BYTES = 16;
+const TIMED = 1;
+
+/** Everything a window file says besides its bits. */
+export interface WindowState {
+  readonly hashes: number;
+  readonly ageSlices: number;
+  readonly sliceBits: number;
+  readonly generation: number;
+  readonly window: number;
+  readonly fpr: number;
+  /** 0 for a count window. */
+  readonly duration: number;
+  readonly newest: number;
+  readonly count: number;
+  /** Per slice: keys of the generation that began there, and when (ms). */
+  readonly keys: Float64Array;
+  readonly starts: Float64Array;
+}
+
+export function paramsBytes(slices: number): number {
+  return FIXED_PARAMS_BYTES + PER_SLICE_BYTES * slices;
+}
+
+export function writeWindowParams(state: WindowState, out: Uint8Array): void {
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  out.fill(0, 0, FIXED_PARAMS_BYTES);
+  view.setUint8(0, state.hashes);
+  view.setUint8(1, state.duration > 0 ? TIMED : 0);
+  view.setUint16(2, state.ageSlices, true);
+  view.setUint16(4, state.newest, true);
+  setUint64(view, 8, state.window);
+  setUint64(view, 16, state.generation);
+  setUint64(view, 24, state.sliceBits);
+  setUint64(view, 32, state.count);
+  view.setFloat64(40, state.fpr, true);
+  view.setFloat64(48, state.duration, true);
+  const slices = state.hashes + state.ageSlices;
+  for (let j = 0; j < slices; j++) {
+    const at = FIXED_PARAMS_BYTES + PER_SLICE_BYTES * j;
+    setUint64(view, at, state.keys[j]!);
+    view.setFloat64(at + 8, state.starts[j]!, true);
+  }
+}
+
+/**
+ * Reads and checks a params block against the payload's length: every field in its range, the window within what
+ * the shape remembers, no generation past g keys (the rate's bound), a count window's start times zero.
+ */
+export function readWindowParams(view: DataView, payloadLength: number, where: string): WindowState {
+  if (view.byteLength < FIXED_PARAMS_BYTES) {
+    throw new FormatError(
+      `${where}: the window params block is at least ${FIXED_PARAMS_BYTES} bytes, got ${view.byteLength}`,
+    );
+  }
+  const hashes = view.getUint8(0);
+  const flags = view.getUint8(1);
+  const ageSlices = view.getUint16(2, true);
+  const newest = view.getUint16(4, true);
+  const timed = (flags & TIMED) !== 0;
+  if (
+    (flags & ~TIMED) !== 0 ||
+    view.getUint16(6, true) !== 0 ||
+    view.getUint32(56, true) !== 0 ||
+    view.getUint32(60, true) !== 0
+  ) {
+    throw new FormatError(`${where}: reserved bits of the window params block are set`);
+  }
+  if (hashes < 1 || hashes > 64) throw new FormatError(`${where}: k must be in [1, 64], got ${hashes}`);
+  const minAge = timed ? 3 : 1;
+  if (ageSlices < minAge || ageSlices > 255) {
+    throw new FormatError(`${where}: l must be in [${minAge}, 255], got ${ageSlices}`);
+  }
+  const slices = hashes + ageSlices;
+  if (newest >= slices)
+    throw new FormatError(`${where}: the newest slice ${newest} is not in [0, ${slices})`);
+  if (view.byteLength !== paramsBytes(slices)) {
+    throw new FormatError(
+      `${where}: a window of ${slices} slices has a ${paramsBytes(slices)}-byte params block, got ${view.byteLength}`,
+    );
+  }
+  const window = getUint64(view, 8, where, 'window');
+  const generation = getUint64(view, 16, where, 'generation size');
+  const sliceBits = getUint64(view, 24, where, 'slice bits');
+  const count = getUint64(view, 32, where, 'count');
+  const fpr = view.getFloat64(40, true);
+  const duration = view.getFloat64(48, true);
+  if (sliceBits < SLICE_ALIGN || sliceBits % SLICE_ALIGN !== 0 || sliceBits * slices > MAX_WINDOW_BITS) {
+    throw new FormatError(
+      `${where}: slice bits must be a multiple of ${SLICE_ALIGN} with k + l slices at most 2^32 bits, got ${sliceBits}`,
+    );
+  }
+  if ((sliceBits * slices) / 8 !== payloadLength) {
+    throw new FormatError(
+      `${where}: ${slices} slices of ${sliceBits} bits take ${(sliceBits * slices) / 8} bytes, the payload is ${payloadLength}`,
+    );
+  }
+  if (generation < 1) throw new FormatError(`${where}: the generation size must be at least 1`);
+  if (window < 1 || window > keyGenerations(ageSlices, timed) * generation) {
+    throw new FormatError(
+      `${where}: a window of ${window} keys is not in [1, ${keyGenerations(ageSlices, timed) * generation}], what ${ageSlices} generations of ${generation} keys remember`,
+    );
+  }
+  if (!(fpr > 0 && fpr < 1)) throw new FormatError(`${where}: the target rate must be in (0, 1), got ${fpr}`);
+  if (timed ? !(Number.isSafeInteger(duration) && duration >= 1) : !Object.is(duration, 0)) {
+    throw new FormatError(
+      timed
+        ? `${where}: a time window's duration must be in [1, 2^53 - 1] ms, got ${duration}`
+        : `${where}: a count window's duration must be 0, got ${duration}`,
+    );
+  }
+  const keys = new Float64Array(slices);
+  const starts = new Float64Array(slices);
+  for (let j = 0; j < slices; j++) {
+    const at = FIXED_PARAMS_BYTES + PER_SLICE_BYTES * j;
+    const held = getUint64(view, at, where, `keys of generation ${j}`);
+    const start = view.getFloat64(at + 8, true);
+    if (held > generation) {
+      throw new FormatError(`${where}: generation ${j} holds ${held} keys, more than its size ${generation}`);
+    }
+    if (timed ? !Number.isFinite(start) : !Object.is(start, 0)) {
+      throw new FormatError(
+        `${where}: generation ${j} starts at ${start}, not ${timed ? 'a finite time' : '0'}`,
+      );
+    }
+    keys[j] = held;
+    starts[j] = start;
+  }
+  return { hashes, ageSlices, sliceBits, generation, window, fpr, duration, newest, count, keys, starts };
+}
+
+/** The clock's period of a time window: duration / ⌈(l + 1)/2⌉ ms ({@link timedSplit}). */
+export function periodOf(duration: number, ageSlices: number): number {
+  return duration > 0 ? duration / timedSplit(ageSlices).perDuration : 0;
+}
