@@ -117,11 +117,11 @@ function bloomkitContender(Class: FilterClass): Contender {
           params === 'ring'
             ? () => window.expectedFpr()
             : params === 'chain'
-            ? () =>
-                chain
-                  .subFilters()
-                  .reduce((sum, s) => sum + layout.falsePositiveRate(s.bits, s.count, s.hashes), 0)
-            : (x: number) => layout.falsePositiveRate(f.bits, x, f.hashes);
+              ? () =>
+                  chain
+                    .subFilters()
+                    .reduce((sum, s) => sum + layout.falsePositiveRate(s.bits, s.count, s.hashes), 0)
+              : (x: number) => layout.falsePositiveRate(f.bits, x, f.hashes);
         return bloomkit(f, (b, o) => Class.deserialize(b, o), predicted);
       };
     },

@@ -7,6 +7,7 @@ import {
   type SingleFilterClass,
 } from '@bloomkit/filters';
 import { ScalableBloomFilter } from '@bloomkit/scalable';
+import { WindowBloomFilter } from '@bloomkit/window';
 
 /**
  * How Redis keeps a kind, read from its record in the table of `@bloomkit/filters` (never from its name), so a new
@@ -14,10 +15,11 @@ import { ScalableBloomFilter } from '@bloomkit/scalable';
  * - `bits`: a bit filter in one string (standard, partitioned, or any single bit kind whose layout is not blocked);
  * - `shards`: a bit filter of the blocked layout, cut into shards of whole blocks (a block is self-contained);
  * - `counters`: a single kind with counters (counting), 4- or 8-bit counters in one string;
- * - `chain`: the scalable filter's chain, one string per sub-filter.
+ * - `chain`: the scalable filter's chain, one string per sub-filter;
+ * - `ring`: a window's ring of slices in one string, its generations' state in the meta hash.
  * A chained kind other than the scalable filter has no Redis storage yet (its rules of growth are its own).
  */
-export type RedisStorage = 'bits' | 'shards' | 'counters' | 'chain';
+export type RedisStorage = 'bits' | 'shards' | 'counters' | 'chain' | 'ring';
 
 /** A kind Redis can hold: its class (its record is `Class.kind`) and how it is stored. */
 export interface RedisKind {
@@ -27,6 +29,7 @@ export interface RedisKind {
 
 /** How Redis stores `Class`, or undefined when it cannot. */
 function storageOf(Class: FilterClass): RedisStorage | undefined {
+  if (Class.kind.params === 'ring') return Class === WindowBloomFilter ? 'ring' : undefined;
   if (!isSingleKind(Class)) return Class === ScalableBloomFilter ? 'chain' : undefined;
   if (Class.kind.counterWidths.some((width) => width !== 0)) return 'counters';
   return Class.kind.layout === blockedLayout ? 'shards' : 'bits';

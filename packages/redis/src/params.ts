@@ -1,5 +1,6 @@
 import { BLOCK_BITS, FormatError, MAX_BLOCKED_BITS, MAX_HASHES } from '@bloomkit/core';
 import { GROWTH_FACTORS, MAX_SUB_FILTERS, subFilterShape } from '@bloomkit/scalable';
+import { WindowBloomFilter } from '@bloomkit/window';
 import { metaKey } from './keys.js';
 import { redisKind, redisKindNames } from './kinds.js';
 
@@ -32,6 +33,8 @@ export interface RedisFilterParams {
   readonly tightening: number;
   /** True for a filter with an exception list (bit kinds: one set beside the bits, or beside each shard). */
   readonly exceptions: boolean;
+  /** A window's time window in ms; 0 for a count window and every other kind. */
+  readonly duration: number;
 }
 
 /** The fields written to the meta hash. Numbers are written as JavaScript prints them, which reads back exactly. */
@@ -63,6 +66,8 @@ export function encodeParams(params: RedisFilterParams): string[] {
     String(params.tightening),
     'exceptions',
     params.exceptions ? '1' : '0',
+    'duration',
+    String(params.duration),
   ];
 }
 
@@ -128,7 +133,10 @@ export function decodeParams(where: string, name: string, fields: Record<string,
   const sized = fields.capacity !== '' || fields.fpr !== '';
   const capacity = sized || storage === 'chain' ? int('capacity', 1, Number.MAX_SAFE_INTEGER) : null;
   const fpr = sized || storage === 'chain' ? rate('fpr') : null;
-  const base = { kind, seed, hashes, capacity, fpr, exceptions };
+  // Absent in a hash written before windows existed: 0.
+  const duration = fields.duration === undefined ? 0 : int('duration', 0, Number.MAX_SAFE_INTEGER);
+  if (duration !== 0 && storage !== 'ring') throw bad('duration', `0 for a ${kind} filter`);
+  const base = { kind, seed, hashes, capacity, fpr, exceptions, duration };
   const zero = (field: string) => int(field, 0, 0);
   /** The fields of a kind in one string: one shard, no shard blocks. */
   const oneString = () => ({ shards: int('shards', 1, 1), shardBlocks: zero('shardBlocks') });
@@ -154,6 +162,21 @@ export function decodeParams(where: string, name: string, fields: Record<string,
     return { ...base, bits, counterBits: zero('counterBits'), ...oneString(), growth, tightening };
   }
   const fixed = { growth: zero('growth'), tightening: int('tightening', 0, 0) };
+  if (storage === 'ring') {
+    if (capacity === null) throw bad('capacity', 'the window, an integer in [1, 2^53 - 1]');
+    let shape: { hashes: number; ageSlices: number; sliceBits: number };
+    try {
+      shape = WindowBloomFilter.shapeOf(capacity, fpr!, { duration: duration === 0 ? undefined : duration });
+    } catch (error) {
+      throw new FormatError(
+        `${where}: meta of ${metaKey(name)} holds an impossible window: ${(error as Error).message}`,
+      );
+    }
+    const ringBits = (shape.hashes + shape.ageSlices) * shape.sliceBits;
+    const bits = int('bits', ringBits, ringBits);
+    if (hashes !== shape.hashes) throw bad('hashes', `${shape.hashes}, what the window's sizing gives`);
+    return { ...base, bits, counterBits: zero('counterBits'), ...oneString(), ...fixed };
+  }
   if (storage === 'counters') {
     const counterBits = int('counterBits', 4, 8);
     if (counterBits !== 4 && counterBits !== 8) throw bad('counterBits', 'one of 4, 8');
@@ -231,6 +254,7 @@ export function firstDifference(a: RedisFilterParams, b: RedisFilterParams): str
     'growth',
     'tightening',
     'exceptions',
+    'duration',
   ] as const) {
     if (a[field] !== b[field]) return `${field} ${String(a[field])} vs ${String(b[field])}`;
   }

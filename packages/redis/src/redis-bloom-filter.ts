@@ -23,6 +23,7 @@ import {
   type ScalableBloomFilter,
   subFilterShape,
 } from '@bloomkit/scalable';
+import { WindowBloomFilter } from '@bloomkit/window';
 import { BitStore } from './bit-store.js';
 import { type RedisClient, runScript, script } from './client.js';
 import { CounterStore } from './counter-store.js';
@@ -44,6 +45,7 @@ import {
 import { ScalableStore } from './scalable-store.js';
 import { CREATE, DROP_META } from './scripts.js';
 import { Counter, type Store } from './store.js';
+import { WindowStore } from './window-store.js';
 
 const CREATE_SCRIPT = script(CREATE);
 const DROP_META_SCRIPT = script(DROP_META);
@@ -73,6 +75,16 @@ export interface RedisFilterOptions {
   readonly tightening?: number;
   /** Seconds until Redis deletes the filter (EXPIRE on every key); none by default. */
   readonly ttl?: number;
+  /**
+   * A window (`kind: 'window'`, sized by `capacity`, the window, and `fpr`): a time window of this many ms, as
+   * `WindowBloomFilter.create`'s `duration`. Without it, a count window.
+   */
+  readonly duration?: number;
+  /**
+   * A time window's clock, in ms (default `Date.now`): the writers' clocks should agree. Also an option of
+   * {@link RedisBloomFilter.open}. Tests inject their own.
+   */
+  readonly clock?: () => number;
   /**
    * Keep an exception list beside the bits (as ExceptionFilter of `@bloomkit/exceptions`): keys known to be false
    * positives, answered absent. For the bit kinds (standard, partitioned, blocked). Default false.
@@ -134,6 +146,7 @@ export class RedisBloomFilter {
     readonly params: RedisFilterParams,
     /** This filter's generation (see keys.ts): its storage keys, and how a handle knows its filter still exists. */
     private readonly generation: number,
+    clock: () => number = Date.now,
   ) {
     this.name = name;
     this.kind = params.kind;
@@ -151,7 +164,9 @@ export class RedisBloomFilter {
         ? new CounterStore(context, this.counter)
         : storage === 'chain'
           ? new ScalableStore(context)
-          : new BitStore(context, this.counter);
+          : storage === 'ring'
+            ? new WindowStore(context, clock)
+            : new BitStore(context, this.counter);
   }
 
   /**
@@ -182,9 +197,9 @@ export class RedisBloomFilter {
           `${where}: a filter named ${JSON.stringify(name)} exists with other parameters (${difference})`,
         );
       }
-      return RedisBloomFilter.open(client, name);
+      return RedisBloomFilter.open(client, name, { clock: options.clock });
     }
-    const filter = new RedisBloomFilter(client, name, params, generation);
+    const filter = new RedisBloomFilter(client, name, params, generation, readClock(where, options.clock));
     try {
       await filter.store.allocate();
       await client.hset(keys.meta, 'state', 'ready');
@@ -202,9 +217,14 @@ export class RedisBloomFilter {
   }
 
   /** Opens the filter `name` that some process created; waits (up to 10 s) while its creator allocates it. */
-  static async open(client: RedisClient, name: string): Promise<RedisBloomFilter> {
+  static async open(
+    client: RedisClient,
+    name: string,
+    options: { readonly clock?: (() => number) | undefined } = {},
+  ): Promise<RedisBloomFilter> {
     const where = 'RedisBloomFilter.open';
     checkName(where, name);
+    const clock = readClock(where, readOptions(where, options, 'options').clock);
     const meta = metaKey(name);
     for (let waited = 0; ; waited += 50) {
       const fields = (await client.hgetall(meta)) as Record<string, string>;
@@ -213,7 +233,7 @@ export class RedisBloomFilter {
       }
       const params = decodeParams(where, name, fields);
       const generation = decodeGeneration(where, name, fields);
-      if (fields.state === 'ready') return new RedisBloomFilter(client, name, params, generation);
+      if (fields.state === 'ready') return new RedisBloomFilter(client, name, params, generation, clock);
       if (waited >= 10_000) throw new RedisFilterError(`${where}: ${name} is still being created after 10 s`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -432,13 +452,33 @@ function pairs(flat: readonly string[]): Record<string, string> {
   return out;
 }
 
+function readClock(where: string, clock: unknown): () => number {
+  if (clock === undefined) return Date.now;
+  if (typeof clock !== 'function') {
+    throw new InvalidArgumentError(
+      `${where}: clock must be a function returning milliseconds, got ${typeof clock}`,
+    );
+  }
+  return clock as () => number;
+}
+
 function readTtl(where: string, ttl: number | undefined): number | undefined {
   return ttl === undefined ? undefined : checkInteger(where, 'ttl', ttl, 1, 2 ** 31 - 1);
 }
 
 /** The parameters every kind stores, set to what a kind without counters, shards or a chain has. */
 function baseParams(kind: string, seed: number, exceptions: boolean) {
-  return { kind, seed, counterBits: 0, shards: 1, shardBlocks: 0, growth: 0, tightening: 0, exceptions };
+  return {
+    kind,
+    seed,
+    counterBits: 0,
+    shards: 1,
+    shardBlocks: 0,
+    growth: 0,
+    tightening: 0,
+    exceptions,
+    duration: 0,
+  };
 }
 
 /** The stored parameters for create's options, sized as the local classes size them. */
@@ -456,6 +496,29 @@ function planParams(where: string, o: RedisFilterOptions): RedisFilterParams {
     );
   }
   const base = baseParams(kind, seed, exceptions);
+  if (o.duration !== undefined && storage !== 'ring') {
+    throw new InvalidArgumentError(`${where}: duration applies to a window, not ${kind}`);
+  }
+  if (storage === 'ring') {
+    if (o.bits !== undefined || o.hashes !== undefined) {
+      throw new InvalidArgumentError(
+        `${where}: a ${kind} filter is sized by capacity (the window) and fpr, not bits and hashes`,
+      );
+    }
+    if (o.counterBits !== undefined || o.shards !== undefined) {
+      throw new InvalidArgumentError(`${where}: counterBits and shards do not apply to a ${kind} filter`);
+    }
+    const capacity = checkInteger(where, 'capacity', o.capacity, 1, Number.MAX_SAFE_INTEGER);
+    const fpr = checkOpenInterval(where, 'fpr', o.fpr, 0, 1);
+    const duration =
+      o.duration === undefined ? 0 : checkInteger(where, 'duration', o.duration, 1, Number.MAX_SAFE_INTEGER);
+    const shape = WindowBloomFilter.shapeOf(capacity, fpr, {
+      duration: duration === 0 ? undefined : duration,
+    });
+    const bits = (shape.hashes + shape.ageSlices) * shape.sliceBits;
+    checkStringBits(where, kind, storage, bits);
+    return { ...base, bits, hashes: shape.hashes, capacity, fpr, duration };
+  }
   if (storage === 'chain') {
     if (o.bits !== undefined || o.hashes !== undefined) {
       throw new InvalidArgumentError(
@@ -572,6 +635,17 @@ function paramsOf(
   const exceptions = given instanceof ExceptionFilter;
   const local = exceptions ? (given as ExceptionFilter).filter : given;
   const base = baseParams(kind, local.seed, exceptions);
+  if (storage === 'ring') {
+    const window = local as WindowBloomFilter;
+    return {
+      ...base,
+      bits: window.bits,
+      hashes: window.hashes,
+      capacity: window.window,
+      fpr: window.fpr,
+      duration: window.duration ?? 0,
+    };
+  }
   if (storage === 'chain') {
     const chain = local as ScalableBloomFilter;
     const first = chain.subFilters()[0]!;

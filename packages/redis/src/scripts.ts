@@ -331,3 +331,134 @@ if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('HGETALL', KEYS[1])
 redis.call('HSET', KEYS[1], unpack(ARGV))
 return false
 `;
+
+/**
+ * Shared Lua of a window (docs/FORMAT.md §3.6): KEYS[1] the meta hash, KEYS[2] the ring's bits; ARGV[1] packed
+ * offsets (k + l per key: the key's bit in each slice j), ARGV[2] k, ARGV[3] k + l, ARGV[4] g, ARGV[5] bytes per
+ * slice, ARGV[6] the period in ms (0: a count window), ARGV[7] now (ms), ARGV[8] the generation. Reads the ring's
+ * state (newest, keys:j, start:j) from the meta hash. Numbers are written back with %.17g, which every double
+ * survives, so Redis and the local filter compute the same generation boundaries.
+ */
+const WINDOW_PROLOGUE = `${OFFSET}
+local meta, ring = KEYS[1], KEYS[2]
+local packed = ARGV[1]
+local k, h, g = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local sbytes, period, now = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+local fields = { 'generation', 'newest' }
+for j = 0, h - 1 do fields[#fields + 1] = 'keys:' .. j; fields[#fields + 1] = 'start:' .. j end
+local st = redis.call('HMGET', meta, unpack(fields))
+if st[1] ~= ARGV[8] then return redis.error_reply('${GONE_REPLY} the filter no longer exists') end
+local newest = tonumber(st[2])
+if newest == nil or newest < 0 or newest >= h or newest % 1 ~= 0 then return redis.error_reply('BLOOMKIT_BADMETA newest') end
+local keys, start = {}, {}
+for j = 0, h - 1 do
+  keys[j] = tonumber(st[3 + 2 * j]); start[j] = tonumber(st[4 + 2 * j])
+  if keys[j] == nil or keys[j] < 0 or keys[j] > g or keys[j] % 1 ~= 0 then return redis.error_reply('BLOOMKIT_BADMETA keys:' .. j) end
+  if start[j] == nil or start[j] ~= start[j] or start[j] == math.huge or start[j] == -math.huge then return redis.error_reply('BLOOMKIT_BADMETA start:' .. j) end
+end
+local n = #packed / (4 * h)
+local function bitsOf(i)
+  local args = {}
+  for j = 0, h - 1 do
+    args[3 * j + 1] = 'GET'; args[3 * j + 2] = 'u1'; args[3 * j + 3] = offset(packed, i * h + j)
+  end
+  return redis.call('BITFIELD_RO', ring, unpack(args))
+end
+-- A run of k set bits among the ages 0 .. last (age a is slice (newest + a) mod h).
+local function holds(bits, last)
+  local run = 0
+  for a = 0, last do
+    if bits[(newest + a) % h + 1] == 1 then
+      run = run + 1
+      if run >= k then return true end
+    else
+      run = 0
+    end
+  end
+  return false
+end
+`;
+
+/**
+ * Test-and-add of a batch in a window, atomically: first the generations whose time is up end (a time window);
+ * then each key is looked for, its bits set in the k newest slices, and a generation that fills ends (the oldest
+ * slice cleared, becoming the newest). Writes the state back and adds the new keys to `count`. '1' per new key.
+ */
+export const WINDOW_ADD: string = `${WINDOW_PROLOGUE}
+local total = redis.call('HGET', meta, 'count')
+if total and not string.match(total, '^%d+$') then return redis.error_reply('BLOOMKIT_BADMETA count') end
+local zeros
+local touched = {}
+local function shift(t)
+  newest = (newest - 1) % h
+  zeros = zeros or string.rep('\\0', sbytes)
+  redis.call('SETRANGE', ring, newest * sbytes, zeros)
+  keys[newest] = 0
+  if period > 0 then start[newest] = t else start[newest] = 0 end
+  touched[newest] = true
+end
+if period > 0 then
+  for shifted = 0, h do
+    local e = start[newest] + period * (1 - keys[newest] / g)
+    if now < e then break end
+    if shifted == h then
+      start[newest] = e + period * math.floor((now - e) / period)
+      touched[newest] = true
+      break
+    end
+    shift(e)
+  end
+end
+local out = {}
+local added = 0
+for i = 0, n - 1 do
+  local bits = bitsOf(i)
+  local present = holds(bits, h - 1)
+  local args = {}
+  local changed = false
+  for a = 0, k - 1 do
+    local j = (newest + a) % h
+    if bits[j + 1] == 0 then changed = true end
+    args[4 * a + 1] = 'SET'; args[4 * a + 2] = 'u1'; args[4 * a + 3] = offset(packed, i * h + j); args[4 * a + 4] = 1
+  end
+  if changed then
+    redis.call('BITFIELD', ring, unpack(args))
+    keys[newest] = keys[newest] + 1
+    touched[newest] = true
+    local full
+    if period > 0 then full = (now - start[newest]) / period + keys[newest] / g >= 1 else full = keys[newest] >= g end
+    if full then shift(now) end
+  end
+  if present then out[i + 1] = '0' else out[i + 1] = '1'; added = added + 1 end
+end
+local write = { 'newest', newest }
+for j, _ in pairs(touched) do
+  write[#write + 1] = 'keys:' .. j; write[#write + 1] = keys[j]
+  write[#write + 1] = 'start:' .. j; write[#write + 1] = string.format('%.17g', start[j])
+end
+redis.call('HSET', meta, unpack(write))
+if added > 0 then redis.call('HINCRBY', meta, 'count', added) end
+return table.concat(out)
+`;
+
+/**
+ * Membership of a batch in a window, read-only: generations whose time is up are not ended here, but their
+ * effect is: with P of them pending, the P oldest slices count as cleared, so a key needs its run among the ages
+ * 0 … k + l − 1 − P. '1' per key present.
+ */
+export const WINDOW_HAS: string = `${WINDOW_PROLOGUE}
+local last = h - 1
+if period > 0 then
+  local held, began = keys[newest], start[newest]
+  for pending = 0, h do
+    local e = began + period * (1 - held / g)
+    if now < e or pending == h then last = h - 1 - pending; break end
+    held = 0; began = e
+  end
+end
+local out = {}
+for i = 0, n - 1 do
+  if last >= 0 and holds(bitsOf(i), last) then out[i + 1] = '1' else out[i + 1] = '0' end
+end
+return table.concat(out)
+`;

@@ -4,6 +4,7 @@ export {
   type WindowOptions,
   type WindowReach,
   type WindowReadOptions,
+  type WindowRing,
   windowKind,
 } from './window-bloom-filter.js';
-export { MAX_AGE_SLICES, windowRate } from './window-sizing.js';
+export { MAX_AGE_SLICES, type WindowShape, windowRate } from './window-sizing.js';

@@ -4,6 +4,7 @@ import {
   type DeserializeOptions,
   type FilterJson,
   FORMAT_VERSION,
+  FormatError,
   HEADER_BYTES,
   IncompatibleFiltersError,
   InvalidArgumentError,
@@ -65,6 +66,22 @@ export interface WindowOptions extends SeedOption {
 export interface WindowReadOptions extends DeserializeOptions, Pick<SeedOption, 'maxBytes'> {
   /** The clock of a time window (default `Date.now`). */
   readonly clock?: (() => number) | undefined;
+}
+
+/**
+ * A window's ring as a store outside this class keeps it (`@bloomkit/redis`): the state of its generations and its
+ * slices' bytes (docs/FORMAT.md §3.6).
+ */
+export interface WindowRing {
+  /** The slice of age 0. */
+  readonly newest: number;
+  /** Per slice j: keys of the generation that began at it, and when (ms; 0 in a count window). */
+  readonly keys: readonly number[];
+  readonly starts: readonly number[];
+  /** Adds that returned true. */
+  readonly count: number;
+  /** The (k + l)·s bits, slice j at bits [j·s, (j + 1)·s). */
+  readonly bytes: Uint8Array;
 }
 
 /** How far back a key can still be found: past both, it is present at most at the target rate. */
@@ -213,6 +230,80 @@ export class WindowBloomFilter implements BloomFilter {
       }
     }
     return new WindowBloomFilter(state, envelope.seed, bits, clock, inPlace);
+  }
+
+  /**
+   * A filter over a ring kept elsewhere (`@bloomkit/redis` exporting a window): the shape is what `create` gives
+   * for `window`, `fpr` and `duration`; the ring is checked as `deserialize` checks a file (FormatError). The
+   * bytes are copied.
+   */
+  static fromRing(
+    sizing: {
+      readonly window: number;
+      readonly fpr: number;
+      readonly seed: number;
+      readonly duration?: number | undefined;
+    },
+    ring: WindowRing,
+    options?: { readonly clock?: (() => number) | undefined },
+  ): WindowBloomFilter {
+    const where = `${NAME}.fromRing`;
+    const duration = sizing.duration ?? 0;
+    const shape = chooseWindowShape(where, sizing.window, sizing.fpr, duration > 0);
+    const slices = shape.hashes + shape.ageSlices;
+    if (ring.keys.length !== slices || ring.starts.length !== slices) {
+      throw new FormatError(
+        `${where}: a ring of ${slices} slices has ${slices} generations, got ${ring.keys.length}`,
+      );
+    }
+    for (const [what, value] of [
+      ['newest', ring.newest],
+      ['count', ring.count],
+      ...ring.keys.map((held, j) => [`keys of generation ${j}`, held] as const),
+    ] as const) {
+      if (!Number.isSafeInteger(value) || value < 0) {
+        throw new FormatError(`${where}: ${what} must be a non-negative integer, got ${String(value)}`);
+      }
+    }
+    const params = new Uint8Array(paramsBytes(slices));
+    writeWindowParams(
+      {
+        ...shape,
+        window: sizing.window,
+        fpr: sizing.fpr,
+        duration,
+        newest: ring.newest,
+        count: ring.count,
+        keys: Float64Array.from(ring.keys),
+        starts: Float64Array.from(ring.starts),
+      },
+      params,
+    );
+    const parts = encodeNestedParts(windowKind, sizing.seed, params, [ring.bytes]);
+    return WindowBloomFilter.deserialize(parts, {
+      clock: options?.clock ?? Date.now,
+      maxBytes: Number.MAX_SAFE_INTEGER,
+    });
+  }
+
+  /** The shape `create(window, fpr, { duration })` chooses, without allocating it. */
+  static shapeOf(
+    window: number,
+    fpr: number,
+    options?: { readonly duration?: number | undefined },
+  ): WindowShape {
+    return chooseWindowShape(`${NAME}.shapeOf`, window, fpr, options?.duration !== undefined);
+  }
+
+  /** The ring's state and a view of its bytes, for a store that keeps it elsewhere (see {@link fromRing}). */
+  ring(): WindowRing {
+    return {
+      newest: this.newest,
+      keys: Array.from(this.keys),
+      starts: Array.from(this.starts),
+      count: this.counted,
+      bytes: this.bytes,
+    };
   }
 
   /** Reads the JSON form written by `toJSON()` (the object or its JSON text); FormatError for anything else. */
@@ -467,19 +558,25 @@ export class WindowBloomFilter implements BloomFilter {
     const k = this.hashes;
     const slices = this.slices;
     for (let anchor = k - 1; anchor < slices; anchor += k) {
-      if (!this.bitAt(anchor, before, known)) continue;
+      if (this.bitAt(anchor, before, known) === 0) continue;
       let run = 1;
-      for (let age = anchor - 1; age > anchor - k && this.bitAt(age, before, known); age--) run++;
-      for (let age = anchor + 1; run < k && age < slices && this.bitAt(age, before, known); age++) run++;
+      for (let age = anchor - 1; age > anchor - k && this.bitAt(age, before, known) !== 0; age--) run++;
+      for (let age = anchor + 1; run < k && age < slices && this.bitAt(age, before, known) !== 0; age++)
+        run++;
       if (run >= k) return true;
     }
     return false;
   }
 
-  private bitAt(age: number, before: number, known: number): boolean {
-    if (age < known) return ((before >>> age) & 1) === 1;
-    const bit = this.bitOf(this.physical(age));
-    return ((this.bytes[bit >>> 3]! >>> (bit & 7)) & 1) === 1;
+  /** The hashed key's bit in the slice of age `age`: 1 or 0 (from `before` below `known`). */
+  private bitAt(age: number, before: number, known: number): number {
+    if (age < known) return (before >>> age) & 1;
+    let j = this.newest + age;
+    if (j >= this.slices) j -= this.slices;
+    const h = this.hash;
+    const p = (h[0]! + Math.imul(j, (h[1]! + Math.imul(j, (h[2]! + Math.imul(j, h[3]!)) | 0)) | 0)) >>> 0;
+    const bit = j * this.sliceBits + Math.floor(p * this.scale);
+    return (this.bytes[bit >>> 3]! >>> (bit & 7)) & 1;
   }
 
   /**
@@ -495,8 +592,9 @@ export class WindowBloomFilter implements BloomFilter {
       const at = bit >>> 3;
       const mask = 1 << (bit & 7);
       const byte = this.bytes[at]!;
-      if ((byte & mask) !== 0) before |= 1 << age;
-      else this.bytes[at] = byte | mask;
+      // Branch-free, so the k loads overlap: the bit's old value into `before`, the byte always written back.
+      before |= ((byte >>> (bit & 7)) & 1) << age;
+      this.bytes[at] = byte | mask;
     }
     const all = k === 32 ? -1 : (1 << k) - 1;
     if (before === all) return false;

@@ -1,0 +1,177 @@
+import { FormatError, type Key, partitionedLayout } from '@bloomkit/core';
+import { keyList } from '@bloomkit/core/internal';
+import { WindowBloomFilter } from '@bloomkit/window';
+import { allocateBytes, readBytes, writeBytes } from './bytes.js';
+import { runScript, script } from './client.js';
+import { filterGone, isGoneReply } from './errors.js';
+import { metaKey } from './keys.js';
+import type { LocalFilter } from './local.js';
+import { answers, PackedOffsets } from './packed.js';
+import { checkCount } from './params.js';
+import { KeyPositions, redisBitOffset } from './positions.js';
+import { WINDOW_ADD, WINDOW_HAS } from './scripts.js';
+import type { Store, StoreContext } from './store.js';
+
+const ADD = script(WINDOW_ADD);
+const HAS = script(WINDOW_HAS);
+
+/** Keys per script call: a batch's ring work (k + l bit reads, k writes, shifts) stays a few ms of Redis time. */
+const BATCH = 1_000;
+
+/**
+ * A window filter (kind 7, `@bloomkit/window`) in one cluster slot: the ring's bits in `bloomkit:{NAME}:data:G`,
+ * byte for byte the file's payload, and the state of its generations in the meta hash (`newest`, `keys:j`,
+ * `start:j`). The client hashes each key and sends its bit in every slice; one script per batch ends the
+ * generations whose time is up, looks each key up, sets its bits and ends a generation that fills, atomically, so
+ * racing writers neither lose a key at a shift nor accept one twice. `has` is read-only: generations whose time is
+ * up count as ended without being ended.
+ *
+ * A time window reads the time from this client's `clock` (default `Date.now`): the writers' clocks should agree
+ * (NTP). A clock behind the filter's newest generation ends nothing, so a lagging writer cannot move time back.
+ */
+export class WindowStore implements Store {
+  private readonly shape;
+  private readonly positions: KeyPositions;
+  private readonly period: number;
+  private readonly sliceBytes: number;
+
+  constructor(
+    private readonly context: StoreContext,
+    private readonly clock: () => number,
+  ) {
+    const { params } = context;
+    const duration = params.duration === 0 ? undefined : params.duration;
+    this.shape = WindowBloomFilter.shapeOf(params.capacity!, params.fpr!, { duration });
+    const slices = this.shape.hashes + this.shape.ageSlices;
+    this.positions = new KeyPositions(partitionedLayout, this.shape.sliceBits * slices, slices, params.seed);
+    this.period = duration === undefined ? 0 : duration / Math.ceil((this.shape.ageSlices + 1) / 2);
+    this.sliceBytes = this.shape.sliceBits / 8;
+  }
+
+  private get slices(): number {
+    return this.shape.hashes + this.shape.ageSlices;
+  }
+
+  async dataKeys(): Promise<string[]> {
+    return [this.context.keys.data];
+  }
+
+  async allocate(): Promise<void> {
+    const { client, keys } = this.context;
+    await allocateBytes(client, keys.data, this.sliceBytes * this.slices);
+    await client.hset(keys.meta, ...this.stateFields(freshRing(this.slices, this.period, this.clock())));
+  }
+
+  addMany(keys: readonly Key[]): Promise<boolean[]> {
+    return this.run('RedisBloomFilter.addMany', keys, true);
+  }
+
+  hasMany(keys: readonly Key[]): Promise<boolean[]> {
+    return this.run('RedisBloomFilter.hasMany', keys, false);
+  }
+
+  private async run(where: string, input: readonly Key[], add: boolean): Promise<boolean[]> {
+    const list = keyList(where, input);
+    const out: boolean[] = [];
+    for (let from = 0; from < list.length; from += BATCH) {
+      const batch = list.slice(from, from + BATCH);
+      const packed = new PackedOffsets();
+      for (const key of batch) {
+        const positions = this.positions.of(key);
+        for (let j = 0; j < this.slices; j++) packed.push(redisBitOffset(positions[j]!));
+      }
+      const { client, keys, generation, name } = this.context;
+      const args = [
+        packed.buffer(),
+        this.shape.hashes,
+        this.slices,
+        this.shape.generation,
+        this.sliceBytes,
+        String(this.period),
+        String(this.now(where)),
+        generation,
+      ];
+      const reply = await runScript(client, add ? ADD : HAS, [keys.meta, keys.data], args).catch(
+        (error: unknown) => {
+          if (isGoneReply(error)) throw filterGone(where, name, error);
+          if (error instanceof Error && error.message.startsWith('BLOOMKIT_BADMETA')) {
+            const field = error.message.split(' ')[1];
+            throw new FormatError(`${where}: meta field ${field} of ${metaKey(name)} is not valid`);
+          }
+          throw error;
+        },
+      );
+      out.push(...answers(reply, batch.length, where));
+    }
+    return out;
+  }
+
+  private now(where: string): number {
+    if (this.period === 0) return 0;
+    const now = this.clock();
+    if (typeof now !== 'number' || !Number.isFinite(now)) {
+      throw new FormatError(
+        `${where}: the clock must return a finite number of milliseconds, got ${String(now)}`,
+      );
+    }
+    return now;
+  }
+
+  async toLocal(count: number): Promise<LocalFilter> {
+    const { client, keys, params, name } = this.context;
+    const where = 'RedisBloomFilter.export';
+    const fields = ['newest'];
+    for (let j = 0; j < this.slices; j++) fields.push(`keys:${j}`, `start:${j}`);
+    const values = (await client.hmget(keys.meta, ...fields)) as (string | null)[];
+    const newest = checkCount(where, name, 'newest', values[0]);
+    const held: number[] = [];
+    const starts: number[] = [];
+    for (let j = 0; j < this.slices; j++) {
+      held.push(checkCount(where, name, `keys:${j}`, values[1 + 2 * j]));
+      const start = Number(values[2 + 2 * j]);
+      if (values[2 + 2 * j] === null || !Number.isFinite(start)) {
+        throw new FormatError(`${where}: meta field start:${j} of ${metaKey(name)} must be a finite number`);
+      }
+      starts.push(start);
+    }
+    const bytes = await readBytes(client, keys.data, this.sliceBytes * this.slices);
+    return WindowBloomFilter.fromRing(
+      {
+        window: params.capacity!,
+        fpr: params.fpr!,
+        seed: params.seed,
+        duration: params.duration === 0 ? undefined : params.duration,
+      },
+      { newest, keys: held, starts, count, bytes },
+      { clock: this.clock },
+    ) as unknown as LocalFilter;
+  }
+
+  async write(filter: LocalFilter): Promise<void> {
+    const { client, keys } = this.context;
+    const ring = (filter as unknown as WindowBloomFilter).ring();
+    await writeBytes(client, keys.data, ring.bytes);
+    await client.hset(keys.meta, ...this.stateFields(ring));
+  }
+
+  /** The meta hash's fields of a ring's state; times in %.17g's precision (JavaScript's shortest exact form). */
+  private stateFields(ring: {
+    newest: number;
+    keys: readonly number[];
+    starts: readonly number[];
+  }): string[] {
+    const fields = ['newest', String(ring.newest)];
+    for (let j = 0; j < this.slices; j++)
+      fields.push(`keys:${j}`, String(ring.keys[j]), `start:${j}`, String(ring.starts[j]));
+    return fields;
+  }
+}
+
+/** A new ring's state, as `WindowBloomFilter.create` makes it: older generations began a period apart. */
+function freshRing(slices: number, period: number, now: number) {
+  return {
+    newest: 0,
+    keys: new Array<number>(slices).fill(0),
+    starts: Array.from({ length: slices }, (_, i) => (period > 0 ? now - i * period : 0)),
+  };
+}
