@@ -357,22 +357,22 @@ for j = 0, h - 1 do
   if start[j] == nil or start[j] ~= start[j] or start[j] == math.huge or start[j] == -math.huge then return redis.error_reply('BLOOMKIT_BADMETA start:' .. j) end
 end
 local n = #packed / (4 * h)
-local function bitsOf(i)
-  local args = {}
-  for j = 0, h - 1 do
-    args[3 * j + 1] = 'GET'; args[3 * j + 2] = 'u1'; args[3 * j + 3] = offset(packed, i * h + j)
-  end
-  return redis.call('BITFIELD_RO', ring, unpack(args))
+-- Key i's bit at age a (slice (newest + a) mod h); ages below k from \`before\` when given (add read them).
+local function bitAt(i, a, before)
+  if before and a < k then return before[a + 1] end
+  return redis.call('GETBIT', ring, offset(packed, i * h + (newest + a) % h))
 end
--- A run of k set bits among the ages 0 .. last (age a is slice (newest + a) mod h).
-local function holds(bits, last)
-  local run = 0
-  for a = 0, last do
-    if bits[(newest + a) % h + 1] == 1 then
-      run = run + 1
+-- A run of k set bits among the ages 0 .. last: every such run holds one of the ages k - 1, 2k - 1, ..., so those
+-- are read first, then their neighbours while the run lasts (about (k + l)/k + 2 reads for an absent key).
+local function holds(i, last, before)
+  for anchor = k - 1, last, k do
+    if bitAt(i, anchor, before) == 1 then
+      local run = 1
+      local a = anchor - 1
+      while a > anchor - k and bitAt(i, a, before) == 1 do run = run + 1; a = a - 1 end
+      a = anchor + 1
+      while run < k and a <= last and bitAt(i, a, before) == 1 do run = run + 1; a = a + 1 end
       if run >= k then return true end
-    else
-      run = 0
     end
   end
   return false
@@ -411,18 +411,19 @@ if period > 0 then
 end
 local out = {}
 local added = 0
+local args = {}
 for i = 0, n - 1 do
-  local bits = bitsOf(i)
-  local present = holds(bits, h - 1)
-  local args = {}
-  local changed = false
+  -- One BITFIELD sets the k newest bits and returns what they were.
   for a = 0, k - 1 do
-    local j = (newest + a) % h
-    if bits[j + 1] == 0 then changed = true end
-    args[4 * a + 1] = 'SET'; args[4 * a + 2] = 'u1'; args[4 * a + 3] = offset(packed, i * h + j); args[4 * a + 4] = 1
+    args[4 * a + 1] = 'SET'; args[4 * a + 2] = 'u1'; args[4 * a + 3] = offset(packed, i * h + (newest + a) % h); args[4 * a + 4] = 1
   end
+  local before = redis.call('BITFIELD', ring, unpack(args, 1, 4 * k))
+  local changed = false
+  for a = 1, k do
+    if before[a] == 0 then changed = true; break end
+  end
+  local present = not changed or holds(i, h - 1, before)
   if changed then
-    redis.call('BITFIELD', ring, unpack(args))
     keys[newest] = keys[newest] + 1
     touched[newest] = true
     local full
@@ -458,7 +459,7 @@ if period > 0 then
 end
 local out = {}
 for i = 0, n - 1 do
-  if last >= 0 and holds(bitsOf(i), last) then out[i + 1] = '1' else out[i + 1] = '0' end
+  if last >= 0 and holds(i, last, nil) then out[i + 1] = '1' else out[i + 1] = '0' end
 end
 return table.concat(out)
 `;
