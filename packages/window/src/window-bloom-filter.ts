@@ -491,7 +491,11 @@ export class WindowBloomFilter implements BloomFilter {
     this.starts.fill(0);
     this.counted = 0;
     this.newest = 0;
-    if (this.period > 0) this.starts[0] = readClock(this.clock, `${NAME}.clear`);
+    if (this.period > 0) {
+      // As `create` leaves it: the older (empty) generations began a period apart before now.
+      const now = readClock(this.clock, `${NAME}.clear`);
+      for (let i = 0; i < this.slices; i++) this.starts[i] = now - i * this.period;
+    }
   }
 
   /** Same shape, seed, state and bits. */

@@ -1,6 +1,12 @@
 import { FormatError } from '@bloomkit/core';
 import { getUint64, setUint64 } from '@bloomkit/core/internal';
-import { keyGenerations, MAX_WINDOW_BITS, SLICE_ALIGN, timedSplit } from './window-sizing.js';
+import {
+  keyGenerations,
+  MAX_WINDOW_BITS,
+  MAX_WINDOW_HASHES,
+  SLICE_ALIGN,
+  timedSplit,
+} from './window-sizing.js';
 
 /**
  * The params block of kind 7, a window (docs/FORMAT.md §3.6), little-endian:
@@ -87,7 +93,9 @@ export function readWindowParams(view: DataView, payloadLength: number, where: s
   ) {
     throw new FormatError(`${where}: reserved bits of the window params block are set`);
   }
-  if (hashes < 1 || hashes > 64) throw new FormatError(`${where}: k must be in [1, 64], got ${hashes}`);
+  if (hashes < 1 || hashes > MAX_WINDOW_HASHES) {
+    throw new FormatError(`${where}: k must be in [1, ${MAX_WINDOW_HASHES}], got ${hashes}`);
+  }
   const minAge = timed ? 3 : 1;
   if (ageSlices < minAge || ageSlices > 255) {
     throw new FormatError(`${where}: l must be in [${minAge}, 255], got ${ageSlices}`);

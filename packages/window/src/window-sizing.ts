@@ -26,7 +26,7 @@ import { checkOpenInterval } from '@bloomkit/core/internal';
 /** The most slices past the k newest (l): more slices cost lookups (a lookup may read every slice). */
 export const MAX_AGE_SLICES = 16;
 
-/** The most bits per key position (k). */
+/** The most slices a key sets a bit in (k): `add` keeps their old bits in one 32-bit word. */
 export const MAX_WINDOW_HASHES = 32;
 
 /** Slices are whole 64-bit words, so the ring shifts by clearing whole bytes. */

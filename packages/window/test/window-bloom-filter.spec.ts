@@ -1,4 +1,5 @@
 import { FormatError, IncompatibleFiltersError, InvalidArgumentError } from '@bloomkit/core';
+import { crc32c } from '@bloomkit/core/internal';
 import { urlKeys } from '@bloomkit/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -157,6 +158,29 @@ describe('WindowBloomFilter', () => {
     expect(filter.expectedFpr()).toBeGreaterThan(0.001);
     expect(filter.expectedFpr()).toBeLessThanOrEqual(0.012);
     expect(filter.estimatedCount()).toBe(filter.reach().keys);
+  });
+
+  it('refuses a file whose k is past 32, or whose generation holds more than g keys, with a FormatError', () => {
+    const bytes = WindowBloomFilter.create(10, 0.01).serialize();
+    const forge = (at: number, value: number) => {
+      const copy = bytes.slice();
+      copy[at] = value;
+      new DataView(copy.buffer).setUint32(copy.length - 4, crc32c(copy.subarray(0, -4)), true);
+      return copy;
+    };
+    expect(() => WindowBloomFilter.deserialize(forge(24, 33))).toThrow(/k must be in \[1, 32\]/);
+    expect(() => WindowBloomFilter.deserialize(forge(24 + 64, 200))).toThrow(FormatError);
+  });
+
+  it('clear leaves a time window as create does: empty, its reach defined from now', () => {
+    let now = 50_000;
+    const filter = WindowBloomFilter.create(100, 0.01, { duration: 1_000, clock: () => now });
+    filter.addAll(urlKeys(500, 't', 1));
+    now += 10_000;
+    filter.clear();
+    expect(filter.reach().keys).toBe(0);
+    expect(filter.reach().since).toBeLessThanOrEqual(now - 1_000);
+    expect(filter.shortened).toBe(false);
   });
 
   it('a time window reports its reach and horizon on the clock', () => {
