@@ -54,6 +54,11 @@ describe('dedup --window', () => {
       shortened: false,
     });
     expect(Date.parse(facts.window.reachSince)).toBeLessThanOrEqual(Date.now() - 3_600_000);
+    const scalable = join(dir, 'scalable.bf');
+    bloomkit(['dedup', '--state', scalable], { cwd: dir, input });
+    const mismatch = bloomkit(['dedup', '--window', '100', '--state', scalable], { cwd: dir, input });
+    expect(mismatch.status).toBe(2);
+    expect(mismatch.stderr).toMatch(/holds a scalable filter, not window/);
   });
 
   it('refuses contradictory flags with a message that says what to give', () => {

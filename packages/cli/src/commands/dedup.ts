@@ -125,8 +125,9 @@ async function dedup(
 function openState(target: string, label: string, options: DedupOptions): AnyFilter {
   if (existsSync(target)) {
     const filter = readFilterFile(target);
-    if (options.kind !== undefined && kindName(filter) !== options.kind) {
-      throw new CliError(`${label}: holds a ${kindName(filter)} filter, not ${options.kind}`);
+    const wanted = options.window !== undefined ? 'window' : options.kind;
+    if (wanted !== undefined && kindName(filter) !== wanted) {
+      throw new CliError(`${label}: holds a ${kindName(filter)} filter, not ${wanted}`);
     }
     return filter;
   }
