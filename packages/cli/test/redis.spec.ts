@@ -67,6 +67,22 @@ describe('bloomkit push, pull and dedup --redis', () => {
     expect(again.stderr).toMatch(/past its capacity of 1,000/);
   });
 
+  it('a window file pushed to Redis dedups past its window without a capacity warning, and pulls back', () => {
+    const file = join(dir, 'window.bf');
+    bloomkit(['create', file, '--kind', 'window', '-n', '1000', '-p', '1e-9'], { cwd: dir });
+    expect(bloomkit(['push', file, url('recent')], { cwd: dir }).status).toBe(0);
+    const run = bloomkit(['dedup', '--redis', url('recent')], {
+      cwd: dir,
+      input: `${[...lines(0, 5000), ...lines(4500, 5000), ...lines(0, 500)].join('\n')}\n`,
+    });
+    // The last 500 of the stream repeat within the window: dropped; the first 500 were forgotten: printed again.
+    expect([run.status, run.stderr]).toEqual([0, '']);
+    expect(run.stdout).toBe(`${[...lines(0, 5000), ...lines(0, 500)].join('\n')}\n`);
+    expect(bloomkit(['pull', url('recent'), join(dir, 'recent.bf')], { cwd: dir }).status).toBe(0);
+    const info = JSON.parse(bloomkit(['info', join(dir, 'recent.bf'), '--json'], { cwd: dir }).stdout);
+    expect([info.kind, info.window.keys]).toEqual(['window', 1000]);
+  });
+
   it('two processes deduplicating one stream into one filter print each line exactly once between them', async () => {
     const input = `${lines(0, 20_000).join('\n')}\n`;
     const run = () =>

@@ -28,8 +28,10 @@ export async function runRedisDedup(
   return withRedis(target, async (client, Filter) => {
     const filter = await openOrCreate(Filter, client, target.name, options);
     // A fixed-size filter past its capacity is warned once and ends the run with status 3, as for a file; the
-    // count is read once per batch (one HGET). A scalable filter grows and has no capacity to pass.
-    const fixed = kindByName(filter.kind)?.kind.params !== 'chain' && filter.capacity !== null;
+    // count is read once per batch (one HGET). A scalable filter grows and a window forgets: neither has a
+    // capacity to pass.
+    const params = kindByName(filter.kind)?.kind.params;
+    const fixed = params !== 'chain' && params !== 'ring' && filter.capacity !== null;
     const watch = fixed
       ? new CapacityWatch(filter.capacity!, filter.fpr ?? undefined, target.name)
       : undefined;
