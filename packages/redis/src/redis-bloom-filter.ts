@@ -8,6 +8,7 @@ import {
   type Key,
 } from '@bloomkit/core';
 import {
+  checkClock,
   checkInteger,
   checkOneOf,
   checkOpenInterval,
@@ -199,7 +200,7 @@ export class RedisBloomFilter {
       }
       return RedisBloomFilter.open(client, name, { clock: options.clock });
     }
-    const filter = new RedisBloomFilter(client, name, params, generation, readClock(where, options.clock));
+    const filter = new RedisBloomFilter(client, name, params, generation, checkClock(where, options.clock));
     try {
       await filter.store.allocate();
       await client.hset(keys.meta, 'state', 'ready');
@@ -224,7 +225,7 @@ export class RedisBloomFilter {
   ): Promise<RedisBloomFilter> {
     const where = 'RedisBloomFilter.open';
     checkName(where, name);
-    const clock = readClock(where, readOptions(where, options, 'options').clock);
+    const clock = checkClock(where, readOptions(where, options, 'options').clock);
     const meta = metaKey(name);
     for (let waited = 0; ; waited += 50) {
       const fields = (await client.hgetall(meta)) as Record<string, string>;
@@ -450,16 +451,6 @@ function pairs(flat: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i + 1 < flat.length; i += 2) out[flat[i]!] = flat[i + 1]!;
   return out;
-}
-
-function readClock(where: string, clock: unknown): () => number {
-  if (clock === undefined) return Date.now;
-  if (typeof clock !== 'function') {
-    throw new InvalidArgumentError(
-      `${where}: clock must be a function returning milliseconds, got ${typeof clock}`,
-    );
-  }
-  return clock as () => number;
 }
 
 function readTtl(where: string, ttl: number | undefined): number | undefined {

@@ -1,5 +1,5 @@
 import { FormatError, type Key, partitionedLayout } from '@bloomkit/core';
-import { keyList } from '@bloomkit/core/internal';
+import { keyList, readClock } from '@bloomkit/core/internal';
 import { WindowBloomFilter } from '@bloomkit/window';
 import { allocateBytes, readBytes, writeBytes } from './bytes.js';
 import { runScript, script } from './client.js';
@@ -107,14 +107,7 @@ export class WindowStore implements Store {
   }
 
   private now(where: string): number {
-    if (this.period === 0) return 0;
-    const now = this.clock();
-    if (typeof now !== 'number' || !Number.isFinite(now)) {
-      throw new FormatError(
-        `${where}: the clock must return a finite number of milliseconds, got ${String(now)}`,
-      );
-    }
-    return now;
+    return this.period === 0 ? 0 : readClock(where, this.clock);
   }
 
   async toLocal(count: number): Promise<LocalFilter> {

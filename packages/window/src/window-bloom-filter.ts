@@ -15,6 +15,7 @@ import {
 } from '@bloomkit/core';
 import {
   checkAllocation,
+  checkClock,
   crc32c,
   decodeChain,
   encodeNestedParts,
@@ -22,6 +23,7 @@ import {
   hashInto,
   joinParts,
   keyList,
+  readClock,
   readDeserializeOptions,
   readOptions,
   resolveSeed,
@@ -199,7 +201,7 @@ export class WindowBloomFilter implements BloomFilter {
     const slices = shape.hashes + shape.ageSlices;
     const byteLength = (shape.sliceBits * slices) / 8;
     checkAllocation(where, byteLength, o.maxBytes);
-    const now = duration === undefined ? 0 : readClock(clock, where);
+    const now = duration === undefined ? 0 : readClock(where, clock);
     return new WindowBloomFilter(
       freshState(shape, window, fpr, duration ?? 0, now),
       seed,
@@ -493,7 +495,7 @@ export class WindowBloomFilter implements BloomFilter {
     this.newest = 0;
     if (this.period > 0) {
       // As `create` leaves it: the older (empty) generations began a period apart before now.
-      const now = readClock(this.clock, `${NAME}.clear`);
+      const now = readClock(`${NAME}.clear`, this.clock);
       for (let i = 0; i < this.slices; i++) this.starts[i] = now - i * this.period;
     }
   }
@@ -623,7 +625,7 @@ export class WindowBloomFilter implements BloomFilter {
    */
   private tick(): void {
     if (this.period === 0) return;
-    const now = readClock(this.clock, NAME);
+    const now = readClock(NAME, this.clock);
     this.lastNow = now;
     const period = this.period;
     for (let shifted = 0; ; shifted++) {
@@ -705,24 +707,4 @@ function freshState(
     for (let i = 0; i < slices; i++) starts[i] = now - i * period;
   }
   return { ...shape, window, fpr, duration, newest: 0, count: 0, keys: new Float64Array(slices), starts };
-}
-
-function checkClock(where: string, clock: unknown): () => number {
-  if (clock === undefined) return Date.now;
-  if (typeof clock !== 'function') {
-    throw new InvalidArgumentError(
-      `${where}: clock must be a function returning milliseconds, got ${typeof clock}`,
-    );
-  }
-  return clock as () => number;
-}
-
-function readClock(clock: () => number, where: string): number {
-  const now = clock();
-  if (typeof now !== 'number' || !Number.isFinite(now)) {
-    throw new InvalidArgumentError(
-      `${where}: the clock must return a finite number of milliseconds, got ${String(now)}`,
-    );
-  }
-  return now;
 }
