@@ -55,14 +55,7 @@ export {
 /** Reads a single-filter file (docs/FORMAT.md §3.1–3.3) of a kind into its shape and state. Counting. */
 export { decodeSingleFilter } from './single-filter-codec.js';
 /**
- * Checks an integer, one of a list, a number in an open interval, a list of keys, a clock option and a clock's
- * reading; typed errors. Kinds, Redis.
+ * Checks an integer, one of a list, a number in an open interval, a list of keys, a clock option (whose readings
+ * it then checks); typed errors. Kinds, Redis.
  */
-export {
-  checkClock,
-  checkInteger,
-  checkOneOf,
-  checkOpenInterval,
-  keyList,
-  readClock,
-} from './validate.js';
+export { checkClock, checkInteger, checkOneOf, checkOpenInterval, keyList } from './validate.js';

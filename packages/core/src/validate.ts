@@ -82,7 +82,11 @@ export function keyList(where: string, keys: unknown): Key[] {
   return list as Key[];
 }
 
-/** A `clock` option (ms): undefined gives `Date.now`; anything but a function is refused. Window filters, Redis. */
+/**
+ * A `clock` option (ms): undefined gives `Date.now`; anything but a function is refused. Returns the clock with
+ * each reading checked: a finite number of milliseconds, or an InvalidArgumentError naming what it returned. Window
+ * filters, Redis.
+ */
 export function checkClock(where: string, clock: unknown): () => number {
   if (clock === undefined) return Date.now;
   if (typeof clock !== 'function') {
@@ -90,16 +94,14 @@ export function checkClock(where: string, clock: unknown): () => number {
       `${where}: clock must be a function returning milliseconds, got ${typeof clock}`,
     );
   }
-  return clock as () => number;
-}
-
-/** One reading of a clock: a finite number of milliseconds, or an InvalidArgumentError naming what it returned. */
-export function readClock(where: string, clock: () => number): number {
-  const now = clock();
-  if (typeof now !== 'number' || !Number.isFinite(now)) {
-    throw new InvalidArgumentError(
-      `${where}: the clock must return a finite number of milliseconds, got ${String(now)}`,
-    );
-  }
-  return now;
+  const read = clock as () => number;
+  return () => {
+    const now = read();
+    if (typeof now !== 'number' || !Number.isFinite(now)) {
+      throw new InvalidArgumentError(
+        `${where}: the clock must return a finite number of milliseconds, got ${String(now)}`,
+      );
+    }
+    return now;
+  };
 }

@@ -1,5 +1,5 @@
 import { FormatError, type Key, partitionedLayout } from '@bloomkit/core';
-import { keyList, readClock } from '@bloomkit/core/internal';
+import { keyList } from '@bloomkit/core/internal';
 import { WindowBloomFilter } from '@bloomkit/window';
 import { allocateBytes, readBytes, writeBytes } from './bytes.js';
 import { runScript, script } from './client.js';
@@ -88,7 +88,7 @@ export class WindowStore implements Store {
         this.shape.generation,
         this.sliceBytes,
         String(this.period),
-        String(this.now(where)),
+        String(this.now()),
         generation,
       ];
       const reply = await runScript(client, add ? ADD : HAS, [keys.meta, keys.data], args).catch(
@@ -106,8 +106,9 @@ export class WindowStore implements Store {
     return out;
   }
 
-  private now(where: string): number {
-    return this.period === 0 ? 0 : readClock(where, this.clock);
+  /** The clock's reading for a time window (checked: see `checkClock`), 0 for a count window. */
+  private now(): number {
+    return this.period === 0 ? 0 : this.clock();
   }
 
   async toLocal(count: number): Promise<LocalFilter> {

@@ -23,7 +23,6 @@ import {
   hashInto,
   joinParts,
   keyList,
-  readClock,
   readDeserializeOptions,
   readOptions,
   resolveSeed,
@@ -201,7 +200,7 @@ export class WindowBloomFilter implements BloomFilter {
     const slices = shape.hashes + shape.ageSlices;
     const byteLength = (shape.sliceBits * slices) / 8;
     checkAllocation(where, byteLength, o.maxBytes);
-    const now = duration === undefined ? 0 : readClock(where, clock);
+    const now = duration === undefined ? 0 : clock();
     return new WindowBloomFilter(
       freshState(shape, window, fpr, duration ?? 0, now),
       seed,
@@ -495,7 +494,7 @@ export class WindowBloomFilter implements BloomFilter {
     this.newest = 0;
     if (this.period > 0) {
       // As `create` leaves it: the older (empty) generations began a period apart before now.
-      const now = readClock(`${NAME}.clear`, this.clock);
+      const now = this.clock();
       for (let i = 0; i < this.slices; i++) this.starts[i] = now - i * this.period;
     }
   }
@@ -625,7 +624,7 @@ export class WindowBloomFilter implements BloomFilter {
    */
   private tick(): void {
     if (this.period === 0) return;
-    const now = readClock(NAME, this.clock);
+    const now = this.clock();
     this.lastNow = now;
     const period = this.period;
     for (let shifted = 0; ; shifted++) {
