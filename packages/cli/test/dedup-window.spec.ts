@@ -70,7 +70,6 @@ describe('dedup --window', () => {
       [['--window', '0'], /--window must be a number of lines .* or a duration/],
       [['--window', '5x'], /--window must be/],
       [['--kind', 'window'], /a window filter is sized by --window N/],
-      [['--window', '100', '--redis', 'redis://127.0.0.1:1/x'], /not available yet/],
     ];
     for (const [args, message] of cases) {
       const run = bloomkit(['dedup', ...args], { cwd: dir, input: 'a\n' });

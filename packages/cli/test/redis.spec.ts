@@ -81,6 +81,27 @@ describe('bloomkit push, pull and dedup --redis', () => {
     expect(bloomkit(['pull', url('recent'), join(dir, 'recent.bf')], { cwd: dir }).status).toBe(0);
     const info = JSON.parse(bloomkit(['info', join(dir, 'recent.bf'), '--json'], { cwd: dir }).stdout);
     expect([info.kind, info.window.keys]).toEqual(['window', 1000]);
+    // dedup --window --redis creates the window in Redis and shares it between runs (and machines).
+    const input = `${[...lines(0, 5000), ...lines(4500, 5000), ...lines(0, 500)].join('\n')}\n`;
+    const created = bloomkit(
+      ['dedup', '--redis', url('shared-window'), '--window', '1000', '--fpr', '1e-9'],
+      {
+        cwd: dir,
+        input,
+      },
+    );
+    expect([created.status, created.stdout]).toEqual([0, run.stdout]);
+    const again = bloomkit(['dedup', '--redis', url('shared-window'), '--window', '1000', '--fpr', '1e-9'], {
+      cwd: dir,
+      input: `${lines(0, 500).join('\n')}\n${lines(9000, 9001).join('\n')}\n`,
+    });
+    expect(again.stdout).toBe(`${lines(9000, 9001).join('\n')}\n`);
+    const other = bloomkit(['dedup', '--redis', url('shared-window'), '--window', '2000'], {
+      cwd: dir,
+      input,
+    });
+    expect(other.status).toBe(2);
+    expect(other.stderr).toMatch(/a filter named "shared-window" exists with other parameters/);
   });
 
   it('two processes deduplicating one stream into one filter print each line exactly once between them', async () => {

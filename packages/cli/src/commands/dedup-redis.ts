@@ -90,15 +90,17 @@ async function openOrCreate(
   name: string,
   options: DedupOptions,
 ): Promise<RedisBloomFilter> {
-  if (options.capacity === undefined && options.kind === undefined) {
+  if (options.capacity === undefined && options.kind === undefined && options.window === undefined) {
     const existing = await Filter.open(client, name).catch(() => undefined);
     if (existing !== undefined) return existing;
   }
+  // A filter of that name with other parameters (or another kind) is refused by create, naming the difference.
   const spec = newFilterSpec(options);
   return Filter.create(client, name, {
     kind: spec.kind,
     capacity: spec.capacity!,
     fpr: spec.fpr!,
     ...(spec.seed === undefined ? {} : { seed: spec.seed }),
+    ...(spec.duration === undefined ? {} : { duration: spec.duration }),
   });
 }

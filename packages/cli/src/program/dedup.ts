@@ -61,7 +61,8 @@ and the run exits with status 3.
 
 --window makes a filter that forgets: a line repeats only if it was seen within the window (the last N lines,
 or the last 24h with --capacity N lines per 24h; more lines than that shorten its memory, never raising the
-rate). Its memory is constant however long the stream. With --state, the window carries over between runs.
+rate). Its memory is constant however long the stream. With --state, the window carries over between runs;
+with --redis, one window is shared by every machine.
 
 With --state, a run waits for another run on the same state file, and SIGINT, SIGTERM or SIGHUP stop it cleanly:
 the state is saved with every line printed so far, then it exits 128 + the signal's number. Running it again on
@@ -88,11 +89,6 @@ Examples:
       };
       if (o.redis === undefined) return exit(await runDedup(options, writer(o)));
       if (o.state !== undefined) throw new CliError('dedup: give --state (a file) or --redis, not both');
-      if (o.window !== undefined) {
-        throw new CliError(
-          'dedup: --window works on a file or in memory; a window filter in Redis is not available yet',
-        );
-      }
       exit(await runRedisDedup(parseRedisTarget(o.redis, o.cluster === true), options, interrupts));
     });
 };
