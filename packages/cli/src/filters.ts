@@ -89,7 +89,12 @@ export function kindName(filter: AnyFilter): string {
  */
 export function outgrowsCapacity(filter: AnyFilter): boolean {
   if (filter instanceof ExceptionFilter) return outgrowsCapacity(filter.filter as AnyFilter);
-  const params = classOf(filter)?.kind.params;
+  return kindOutgrowsCapacity(classOf(filter)?.kind.name);
+}
+
+/** {@link outgrowsCapacity} for a kind named in the table (a filter in Redis, known by its kind's name). */
+export function kindOutgrowsCapacity(name: string | undefined): boolean {
+  const params = name === undefined ? undefined : kindByName(name)?.kind.params;
   return params === 'chain' || params === 'ring';
 }
 

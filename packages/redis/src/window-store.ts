@@ -44,7 +44,7 @@ export class WindowStore implements Store {
     this.shape = WindowBloomFilter.shapeOf(params.capacity!, params.fpr!, { duration });
     const slices = this.shape.hashes + this.shape.ageSlices;
     this.positions = new KeyPositions(partitionedLayout, this.shape.sliceBits * slices, slices, params.seed);
-    this.period = duration === undefined ? 0 : duration / Math.ceil((this.shape.ageSlices + 1) / 2);
+    this.period = this.shape.period;
     this.sliceBytes = this.shape.sliceBits / 8;
   }
 

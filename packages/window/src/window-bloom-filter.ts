@@ -14,6 +14,7 @@ import {
   type SeedOption,
 } from '@bloomkit/core';
 import {
+  BitArray,
   checkAllocation,
   checkClock,
   crc32c,
@@ -287,13 +288,18 @@ export class WindowBloomFilter implements BloomFilter {
     });
   }
 
-  /** The shape `create(window, fpr, { duration })` chooses, without allocating it. */
+  /**
+   * The shape `create(window, fpr, { duration })` chooses, without allocating it, and the ms a generation lasts on
+   * the clock alone (0 for a count window).
+   */
   static shapeOf(
     window: number,
     fpr: number,
     options?: { readonly duration?: number | undefined },
-  ): WindowShape {
-    return chooseWindowShape(`${NAME}.shapeOf`, window, fpr, options?.duration !== undefined);
+  ): WindowShape & { readonly period: number } {
+    const duration = options?.duration;
+    const shape = chooseWindowShape(`${NAME}.shapeOf`, window, fpr, duration !== undefined);
+    return { ...shape, period: periodOf(duration ?? 0, shape.ageSlices) };
   }
 
   /** The ring's state and a view of its bytes, for a store that keeps it elsewhere (see {@link fromRing}). */
@@ -415,9 +421,7 @@ export class WindowBloomFilter implements BloomFilter {
 
   /** Set bits over all bits. */
   fillRatio(): number {
-    let set = 0;
-    for (let i = 0; i < this.bytes.length; i++) set += POPCOUNT[this.bytes[i]!]!;
-    return set / this.bits;
+    return setBits(this.bytes) / this.bits;
   }
 
   /** The keys the window holds now (exact: the count of {@link reach}). */
@@ -432,9 +436,7 @@ export class WindowBloomFilter implements BloomFilter {
     const bytesPerSlice = this.sliceBits / 8;
     for (let i = 0; i < this.slices; i++) {
       const from = this.physical(i) * bytesPerSlice;
-      let set = 0;
-      for (let b = from; b < from + bytesPerSlice; b++) set += POPCOUNT[this.bytes[b]!]!;
-      fills.push(set / this.sliceBits);
+      fills.push(setBits(this.bytes.subarray(from, from + bytesPerSlice)) / this.sliceBits);
     }
     return runRate(fills, this.hashes);
   }
@@ -684,12 +686,10 @@ export class WindowBloomFilter implements BloomFilter {
   }
 }
 
-/** Set bits of each byte value. */
-const POPCOUNT = Uint8Array.from({ length: 256 }, (_, b) => {
-  let n = 0;
-  for (let x = b; x !== 0; x &= x - 1) n++;
-  return n;
-});
+/** Set bits in whole bytes, counted by core's bit store (a view, no copy). */
+function setBits(bytes: Uint8Array): number {
+  return new BitArray(bytes.length * 8, { bytes, copy: false }).popcount();
+}
 
 function freshState(
   shape: WindowShape,

@@ -1,7 +1,7 @@
-import { kindByName } from '@bloomkit/filters';
 import type { RedisBloomFilter } from '@bloomkit/redis';
 import { CapacityWatch } from '../capacity.js';
 import { EXIT } from '../errors.js';
+import { kindOutgrowsCapacity } from '../filters.js';
 import type { Interrupts } from '../interrupts.js';
 import { withInput } from '../keys.js';
 import { forEachLineAsync, LF, NUL } from '../lines.js';
@@ -30,8 +30,7 @@ export async function runRedisDedup(
     // A fixed-size filter past its capacity is warned once and ends the run with status 3, as for a file; the
     // count is read once per batch (one HGET). A scalable filter grows and a window forgets: neither has a
     // capacity to pass.
-    const params = kindByName(filter.kind)?.kind.params;
-    const fixed = params !== 'chain' && params !== 'ring' && filter.capacity !== null;
+    const fixed = !kindOutgrowsCapacity(filter.kind) && filter.capacity !== null;
     const watch = fixed
       ? new CapacityWatch(filter.capacity!, filter.fpr ?? undefined, target.name)
       : undefined;
