@@ -12,6 +12,7 @@ import { jobs, makePlan, type Plan } from './plan.js';
 import { redisMarkdown, runRedis } from './redis.js';
 import { aggregate, markdownTables, type Row } from './report.js';
 import { runAll } from './runner.js';
+import { runScalableMemory, scalableMemoryMarkdown } from './scalable-memory.js';
 import { runScale, scaleMarkdown } from './scale.js';
 
 const usage = () => `Usage: pnpm bench [options]
@@ -22,6 +23,7 @@ const usage = () => `Usage: pnpm bench [options]
   --dedup [N]        bloomkit dedup against awk '!seen[$0]++' and sort -u on N URL lines (default 10^7)
   --scale N          one standard filter for N keys (e.g. 1e9: 1.2 GB of bits, past 2^32)
   --exceptions       has of a filter with 0 and 10^5 exceptions against the plain filter, interleaved
+  --scalable-memory  a scalable filter's bits over an ideal filter's for N = 10^4…3·10^6, per schedule (computed)
   --reps N           repetitions (default 5; medians and min–max ratios are reported)
   --jobs N           measurements side by side (default 1; more is faster and noisier, and is labelled)
   --sizes a,b        key counts instead of the plan's
@@ -46,6 +48,7 @@ interface Options {
   dedup: number | undefined;
   redis: boolean;
   exceptions: boolean;
+  scalableMemory: boolean;
   fpr: number | undefined;
   keys: string[] | undefined;
   reps: number;
@@ -65,6 +68,7 @@ function parseArgs(argv: readonly string[]): Options {
     dedup: undefined,
     redis: false,
     exceptions: false,
+    scalableMemory: false,
     fpr: undefined,
     keys: undefined,
     reps: 5,
@@ -87,6 +91,7 @@ function parseArgs(argv: readonly string[]): Options {
     else if (arg === '--scale') options.scale = Number(value());
     else if (arg === '--redis') options.redis = true;
     else if (arg === '--exceptions') options.exceptions = true;
+    else if (arg === '--scalable-memory') options.scalableMemory = true;
     else if (arg === '--dedup') {
       const next = argv[i + 1];
       options.dedup = next !== undefined && !next.startsWith('--') ? Number(argv[++i]) : 10_000_000;
@@ -196,6 +201,15 @@ export async function main(argv: readonly string[]): Promise<void> {
       exceptionsMarkdown(result),
     );
   }
+  if (options.scalableMemory) {
+    const result = runScalableMemory();
+    return report(
+      'scalable-memory',
+      'bloomkit scalable filters: memory over stream sizes',
+      result,
+      scalableMemoryMarkdown(result),
+    );
+  }
   if (options.dedup !== undefined) {
     const result = await runDedup(options.dedup, options.reps, progress);
     return report('dedup', 'bloomkit dedup against awk and sort', result, dedupMarkdown(result));
@@ -218,7 +232,7 @@ export async function main(argv: readonly string[]): Promise<void> {
   await runComparison(options, command);
 }
 
-/** A side report (`--redis`, `--dedup`, `--scale`, `--exceptions`): markdown on stdout and in NAME.md, the result in NAME.json. */
+/** A side report (`--redis`, `--dedup`, `--scale`, `--exceptions`, `--scalable-memory`): markdown on stdout and in NAME.md, the result in NAME.json. */
 function writeReport(
   out: string,
   name: string,

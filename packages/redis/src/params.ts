@@ -1,5 +1,5 @@
 import { BLOCK_BITS, FormatError, MAX_BLOCKED_BITS, MAX_HASHES } from '@bloomkit/core';
-import { GROWTH_FACTORS, MAX_SUB_FILTERS, subFilterShape } from '@bloomkit/scalable';
+import { MAX_GROWTH, MAX_SUB_FILTERS, MIN_GROWTH, subFilterShape } from '@bloomkit/scalable';
 import { WindowBloomFilter } from '@bloomkit/window';
 import { metaKey } from './keys.js';
 import { redisKind, redisKindNames } from './kinds.js';
@@ -141,15 +141,14 @@ export function decodeParams(where: string, name: string, fields: Record<string,
   /** The fields of a kind in one string: one shard, no shard blocks. */
   const oneString = () => ({ shards: int('shards', 1, 1), shardBlocks: zero('shardBlocks') });
   if (storage === 'chain') {
-    const growth = int('growth', 2, 4);
-    if (!(GROWTH_FACTORS as readonly number[]).includes(growth)) throw bad('growth', 'one of 2, 4');
+    const growth = Number(fields.growth);
+    if (!(growth >= MIN_GROWTH && growth <= MAX_GROWTH)) {
+      throw bad('growth', `a number in [${MIN_GROWTH}, ${MAX_GROWTH}]`);
+    }
     const tightening = rate('tightening');
     let first: { bits: number; hashes: number };
     try {
-      first = subFilterShape(
-        { initialCapacity: capacity!, fpr: fpr!, growth: growth as 2 | 4, tightening },
-        0,
-      );
+      first = subFilterShape({ initialCapacity: capacity!, fpr: fpr!, growth, tightening }, 0);
     } catch (error) {
       throw new FormatError(
         `${where}: meta of ${metaKey(name)} holds an impossible schedule: ${(error as Error).message}`,

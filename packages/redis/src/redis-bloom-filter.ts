@@ -18,9 +18,9 @@ import {
 import { ExceptionFilter } from '@bloomkit/exceptions';
 import { kindOfBytes } from '@bloomkit/filters';
 import {
+  checkGrowthFactor,
   DEFAULT_GROWTH,
   DEFAULT_TIGHTENING,
-  GROWTH_FACTORS,
   type ScalableBloomFilter,
   subFilterShape,
 } from '@bloomkit/scalable';
@@ -71,8 +71,8 @@ export interface RedisFilterOptions {
   readonly counterBits?: 4 | 8;
   /** Blocked: number of Redis keys the blocks are spread over. Default: one per 4 MiB. */
   readonly shards?: number;
-  /** Scalable: growth 2 or 4 and tightening in (0, 1). */
-  readonly growth?: 2 | 4;
+  /** Scalable: growth in [1.125, 4] (default 1.5) and tightening in (0, 1) (default 0.93). */
+  readonly growth?: number;
   readonly tightening?: number;
   /** Seconds until Redis deletes the filter (EXPIRE on every key); none by default. */
   readonly ttl?: number;
@@ -516,7 +516,7 @@ function planParams(where: string, o: RedisFilterOptions): RedisFilterParams {
         `${where}: a ${kind} filter is sized by capacity and fpr, not bits and hashes`,
       );
     }
-    const growth = checkOneOf(where, 'growth', o.growth ?? DEFAULT_GROWTH, GROWTH_FACTORS);
+    const growth = checkGrowthFactor(where, o.growth ?? DEFAULT_GROWTH);
     const tightening = checkOpenInterval(where, 'tightening', o.tightening ?? DEFAULT_TIGHTENING, 0, 1);
     const capacity = checkInteger(where, 'capacity', o.capacity, 1, Number.MAX_SAFE_INTEGER);
     const fpr = checkOpenInterval(where, 'fpr', o.fpr, 0, 1);

@@ -37,7 +37,7 @@ export class ScalableStore implements Store {
     return {
       initialCapacity: params.capacity!,
       fpr: params.fpr!,
-      growth: params.growth as 2 | 4,
+      growth: params.growth,
       tightening: params.tightening,
     };
   }
@@ -74,12 +74,21 @@ export class ScalableStore implements Store {
     return Array.from({ length: filters }, (_, i) => this.context.keys.sub(i));
   }
 
-  /** The chain's length as the meta hash says, checked (1 to 53); FilterNotFoundError when the filter is gone. */
+  /**
+   * The chain's length as the meta hash says, checked: 1 to MAX_SUB_FILTERS, and no longer than the schedule goes
+   * in Redis (every sub-filter a valid shape that fits one string); FilterNotFoundError when the filter is gone.
+   */
   private async filters(where: string): Promise<number> {
     const { client, keys, generation, name } = this.context;
     const [stored, filters] = (await client.hmget(keys.meta, 'generation', 'filters')) as (string | null)[];
     if (stored !== String(generation)) throw filterGone(where, name);
-    return checkSubFilterCount(where, name, filters);
+    const count = checkSubFilterCount(where, name, filters);
+    if (this.sub(count - 1) === undefined) {
+      throw new FormatError(
+        `${where}: meta field filters of ${metaKey(name)} is ${count}, past the end of its schedule in Redis (sub-filter ${count - 1} cannot exist or fit one Redis string)`,
+      );
+    }
+    return count;
   }
 
   async allocate(): Promise<void> {

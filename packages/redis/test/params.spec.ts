@@ -38,7 +38,7 @@ const CRAFTED: Record<string, string[]> = {
   fpr: ['0', '1', '-0.1', 'NaN'],
   shards: ['1000000000', '0', '-1', '2'],
   shardBlocks: ['0', '1000000000', '-5'],
-  growth: ['3', '0', '1000'],
+  growth: ['1.1', '0', '4.5', '1000', 'NaN', ''],
   tightening: ['1', '0', '2', '-1'],
   generation: ['0', '-1', '4294967296', ''],
   kind: ['ribbon', ''],
@@ -81,7 +81,7 @@ describe('crafted meta hashes are refused like corrupt file headers', () => {
     const filter = await RedisBloomFilter.create(client, name, KINDS.scalable!);
     await filter.addMany(['a', 'b', 'c']);
     const meta = `bloomkit:{${name}}:meta`;
-    for (const value of ['1000000000', '-1', '0', 'x', '54', '2.5']) {
+    for (const value of ['1000000000', '-1', '0', 'x', '513', '54', '2.5']) {
       await client.hset(meta, 'filters', value);
       await expect(filter.add('key')).rejects.toThrow(FormatError);
       await expect(filter.hasMany(['a', 'key'])).rejects.toThrow(FormatError);

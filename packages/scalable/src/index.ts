@@ -1,9 +1,11 @@
 export { ScalableBloomFilter, type ScalableOptions, scalableKind } from './scalable-bloom-filter.js';
 export {
+  checkGrowthFactor,
   DEFAULT_GROWTH,
   DEFAULT_TIGHTENING,
-  GROWTH_FACTORS,
+  MAX_GROWTH,
   MAX_SUB_FILTERS,
+  MIN_GROWTH,
   type Schedule,
   type SubFilterShape,
   subFilterShape,

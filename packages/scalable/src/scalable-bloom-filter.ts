@@ -37,6 +37,7 @@ import {
   DEFAULT_GROWTH,
   DEFAULT_TIGHTENING,
   type Schedule,
+  subCapacities,
   subCapacity,
   subFprs,
 } from './schedule.js';
@@ -57,23 +58,27 @@ const MIN_SUB_FILTER_BYTES = MIN_ENVELOPE_BYTES + 40 + 1;
 
 /** Options of {@link ScalableBloomFilter.create}. */
 export interface ScalableOptions extends SeedOption {
-  /** g: each sub-filter holds g times the keys of the previous one; 2 or 4. Default 2. */
-  readonly growth?: 2 | 4;
-  /** r: each sub-filter's error is r times the previous one's; in (0, 1). Default 0.85. */
+  /**
+   * g: each sub-filter holds ⌈g × the keys of the previous one⌉; in [1.125, 4]. Default 1.5. Larger grows in fewer
+   * steps (faster adds: an add looks in every sub-filter) and holds more memory (see schedule.ts).
+   */
+  readonly growth?: number;
+  /** r: each sub-filter's error is r times the previous one's; in (0, 1). Default 0.93. */
   readonly tightening?: number;
 }
 
 /**
  * A scalable Bloom filter (Almeida, Baquero, Preguiça & Hutchison, "Scalable Bloom Filters", Information
  * Processing Letters 101(6), 2007) for streams of unknown size: a chain of partitioned sub-filters. When the newest
- * is full (it holds its capacity n0·g^i), a larger and tighter one (error P·(1 − r)·r^i) is chained instead of
+ * is full (it holds its capacity c_i, about n0·g^i), a larger and tighter one (error P·(1 − r)·r^i) is chained instead of
  * rebuilding, so the keys already added never need to be seen again.
  *
  * Contract: `has` never answers false for an added key, and the false-positive rate stays at most the target P
  * at any size: the sub-filters' rates sum to P (see schedule.ts). Memory: each sub-filter's tighter error costs
- * more bits per key, and the newest is on average half empty. At 10^6 keys from n0 = 1000 (g = 2, r = 0.85) the
- * chain holds 16.6·10^6 bits in 10 sub-filters: 1.73 times an ideal standard filter for 10^6 keys at the same P
- * (measured in the tests; the goal is at most 2.5).
+ * more bits per key, and the newest is allocated whole. With the defaults (g = 1.5, r = 0.93), over every N from
+ * 10^4 to 3·10^6 keys at P = 0.01, the chain holds 2.11× (from n0 = 1000) to 2.21× (from 100) the bits of an ideal
+ * standard filter for N keys on geometric mean, and at most 2.75× and 2.86× right after a growth (schedule.ts).
+ * At 10^6 keys from 1000: 22.4·10^6 bits in 16 sub-filters, 2.34×.
  *
  * `add` hashes the key once, looks for it in every sub-filter (newest first), and inserts it into the newest
  * only when it is absent. So `add` is the test-and-add of stream deduplication, and `count` is the number of
@@ -88,7 +93,7 @@ export class ScalableBloomFilter implements BloomFilter {
   readonly initialCapacity: number;
   /** The target false-positive rate P of the whole filter. */
   readonly fpr: number;
-  readonly growth: 2 | 4;
+  readonly growth: number;
   readonly tightening: number;
   readonly seed: number;
   private readonly filters: PartitionedBloomFilter[];
@@ -156,6 +161,7 @@ export class ScalableBloomFilter implements BloomFilter {
     }
     checkGrowth(where, params, params.filterCount, FormatError);
     const rates = subFprs(params, params.filterCount);
+    const capacities = subCapacities(params, params.filterCount);
     // Each nested header is read in O(1) to split the payload; each sub-filter's one full decode is its
     // deserialize, which verifies its checksum only when the caller asked for checksums.
     const filters = splitChain(envelope, partitionedKind, params.filterCount, where).map((bytes, i) => {
@@ -163,9 +169,9 @@ export class ScalableBloomFilter implements BloomFilter {
       if (sub.seed !== envelope.seed) {
         throw new FormatError(`${where}: sub-filter ${i} has seed ${sub.seed}, expected ${envelope.seed}`);
       }
-      if (sub.capacity !== subCapacity(params, i) || sub.fpr !== rates[i]) {
+      if (sub.capacity !== capacities[i] || sub.fpr !== rates[i]) {
         throw new FormatError(
-          `${where}: sub-filter ${i} is sized for ${sub.capacity} keys at ${sub.fpr}, expected ${subCapacity(params, i)} at ${rates[i]}`,
+          `${where}: sub-filter ${i} is sized for ${sub.capacity} keys at ${sub.fpr}, expected ${capacities[i]} at ${rates[i]}`,
         );
       }
       return sub;
@@ -199,15 +205,16 @@ export class ScalableBloomFilter implements BloomFilter {
       throw new FormatError(`${where}: a scalable filter has at least one sub-filter`);
     checkGrowth(where, checked, filters.length, FormatError);
     const rates = subFprs(checked, filters.length);
+    const capacities = subCapacities(checked, filters.length);
     filters.forEach((sub, i) => {
       if (!(sub instanceof PartitionedBloomFilter) || sub.seed !== schedule.seed) {
         throw new FormatError(
           `${where}: sub-filter ${i} must be a PartitionedBloomFilter with seed ${schedule.seed}`,
         );
       }
-      if (sub.capacity !== subCapacity(checked, i) || sub.fpr !== rates[i]) {
+      if (sub.capacity !== capacities[i] || sub.fpr !== rates[i]) {
         throw new FormatError(
-          `${where}: sub-filter ${i} is sized for ${sub.capacity} keys at ${sub.fpr}, expected ${subCapacity(checked, i)} at ${rates[i]}`,
+          `${where}: sub-filter ${i} is sized for ${sub.capacity} keys at ${sub.fpr}, expected ${capacities[i]} at ${rates[i]}`,
         );
       }
     });
@@ -437,7 +444,11 @@ export class ScalableBloomFilter implements BloomFilter {
     hashInto(key, this.seed, this.hash, where);
   }
 
-  /** Whether some sub-filter holds the key in `this.hash`; newest first, where recent keys are. */
+  /**
+   * Whether some sub-filter holds the key in `this.hash`; newest first, where most keys are. (Reading position 0 of
+   * every sub-filter first, without branches, made adds of new keys 12–15% faster and lookups of present keys half
+   * as fast, measured on 16 sub-filters at 10^6 keys; probing each in turn lets the CPU run ahead on a present key.)
+   */
   private findHash(): boolean {
     for (let i = this.filters.length - 1; i >= 0; i--) {
       if (this.filters[i]!.hasHash(this.hash)) return true;

@@ -1,19 +1,20 @@
 import { FormatError } from '@bloomkit/core';
 import { getUint64, setUint64 } from '@bloomkit/core/internal';
-import { GROWTH_FACTORS, type Schedule } from './schedule.js';
+import { MAX_GROWTH, MIN_GROWTH, type Schedule } from './schedule.js';
 
 /**
- * The 40-byte params block of a scalable filter (kind 4, docs/FORMAT.md §3.4):
+ * The 48-byte params block of a scalable filter (kind 4, docs/FORMAT.md §3.4):
  *
  *     offset  size  field
  *     0       8     initial capacity n0, u64
  *     8       8     target fpr P, f64
  *     16      8     tightening r, f64
- *     24      4     growth g, u32 (2 or 4)
- *     28      4     sub-filter count F, u32
- *     32      8     count, u64: distinct keys added
+ *     24      8     growth g, f64 in [1.125, 4]
+ *     32      4     sub-filter count F, u32
+ *     36      4     reserved, 0
+ *     40      8     count, u64: distinct keys added
  */
-export const SCALABLE_PARAMS_BYTES = 40;
+export const SCALABLE_PARAMS_BYTES = 48;
 
 export interface ScalableParams extends Schedule {
   readonly filterCount: number;
@@ -26,9 +27,9 @@ export function encodeScalableParams(params: ScalableParams): Uint8Array {
   setUint64(view, 0, params.initialCapacity);
   view.setFloat64(8, params.fpr, true);
   view.setFloat64(16, params.tightening, true);
-  view.setUint32(24, params.growth, true);
-  view.setUint32(28, params.filterCount, true);
-  setUint64(view, 32, params.count);
+  view.setFloat64(24, params.growth, true);
+  view.setUint32(32, params.filterCount, true);
+  setUint64(view, 40, params.count);
   return bytes;
 }
 
@@ -45,11 +46,14 @@ export function decodeScalableParams(view: DataView, where: string): ScalablePar
   if (!(tightening > 0 && tightening < 1)) {
     throw new FormatError(`${where}: tightening must be in (0, 1), got ${tightening}`);
   }
-  const growth = view.getUint32(24, true);
-  if (!GROWTH_FACTORS.includes(growth as 2 | 4))
-    throw new FormatError(`${where}: growth must be 2 or 4, got ${growth}`);
-  const filterCount = view.getUint32(28, true);
+  const growth = view.getFloat64(24, true);
+  if (!(growth >= MIN_GROWTH && growth <= MAX_GROWTH)) {
+    throw new FormatError(`${where}: growth must be in [${MIN_GROWTH}, ${MAX_GROWTH}], got ${growth}`);
+  }
+  const filterCount = view.getUint32(32, true);
   if (filterCount < 1) throw new FormatError(`${where}: sub-filter count must be at least 1, got 0`);
-  const count = getUint64(view, 32, where, 'count');
-  return { initialCapacity, fpr, tightening, growth: growth as 2 | 4, filterCount, count };
+  const reserved = view.getUint32(36, true);
+  if (reserved !== 0) throw new FormatError(`${where}: reserved params bytes must be 0, got ${reserved}`);
+  const count = getUint64(view, 40, where, 'count');
+  return { initialCapacity, fpr, tightening, growth, filterCount, count };
 }

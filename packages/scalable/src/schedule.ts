@@ -1,19 +1,40 @@
-import { chooseShape, partitionedLayout } from '@bloomkit/core';
-import { checkInteger, checkOneOf, checkOpenInterval } from '@bloomkit/core/internal';
+import { chooseShape, InvalidArgumentError, partitionedLayout } from '@bloomkit/core';
+import { checkInteger, checkOpenInterval } from '@bloomkit/core/internal';
 
 /**
  * The growth schedule of a scalable filter (Almeida et al., "Scalable Bloom Filters", IPL 2007, §4):
- * sub-filter i is sized for n0·g^i keys at error P0·r^i, with P0 = P·(1 − r). Its rates sum to
- * P0·(1 + r + r² + …) = P0 / (1 − r) = P, and the compounded rate 1 − Π(1 − P_i) is below that sum, so the
- * filter stays under its target P however many sub-filters it grows.
+ * sub-filter i is sized for c_i keys, c_0 = n0 and c_{i+1} = ⌈c_i·g⌉ (about n0·g^i), at error P0·r^i, with
+ * P0 = P·(1 − r). Its rates sum to P0·(1 + r + r² + …) = P0 / (1 − r) = P, and the compounded rate 1 − Π(1 − P_i)
+ * is below that sum, so the filter stays under its target P however many sub-filters it grows.
+ *
+ * **Why g = 1.5 and r = 0.93.** Memory, as bits held over the bits of an ideal standard filter for the same N keys
+ * at P, has two factors: the newest sub-filter is allocated whole (right after a growth the chain holds about g
+ * times the capacity it uses; on geometric mean over N about √g), and each sub-filter's tighter error costs
+ * ln(1/P_i) / ln(1/P) times the bits per key. A small g shrinks the first factor and needs more sub-filters, so
+ * r must be close to 1 to keep the second in check. Over every N from 10^4 to 3·10^6 at P = 0.01 (sub-filters
+ * sized as `create` sizes them; `pnpm bench --scalable-memory`):
+ *
+ *     g, r         from n0 = 100: geometric mean, worst   from n0 = 1000   sub-filters at 10^6 keys (n0 = 1000)
+ *     2, 0.85      2.45×, 3.74×                           2.30×, 3.53×     10
+ *     1.5, 0.93    2.21×, 2.86×                           2.11×, 2.75×     16
+ *     1.2, 0.96    2.12×, 2.49×                           2.02×, 2.36×     30
+ *
+ * With g = 2 no r keeps the worst case under 3× (the allocation alone is ~2× right after a growth, and the best
+ * error schedule for those capacities, fitted to the range, still gives 2.14× on geometric mean). 1.2 with 0.96 is
+ * the smallest geometric mean of a grid over g in 1.1–2 and r in 0.7–0.99, but an add of a new key looks in every
+ * sub-filter, and 30 of them cost twice the lookups of 16. 1.5 keeps the worst under 3× from both starts.
+ * The geometric mean cannot reach 2.0× from n0 = 100 this way: even a schedule fitted to this range (spending its
+ * whole error budget inside it, so wrong for any longer stream) gives 1.97–2.00× for g from 1.2 to 1.5.
  */
 
-/** Allowed growth factors g: each sub-filter holds g times the keys of the one before. */
-export const GROWTH_FACTORS: readonly (2 | 4)[] = [2, 4];
-/** Default growth factor: 2, the paper's choice for streams whose size is unknown. */
-export const DEFAULT_GROWTH = 2;
-/** Default tightening ratio r: 0.85, inside the paper's recommended 0.8–0.9. */
-export const DEFAULT_TIGHTENING = 0.85;
+/** The smallest growth factor: each sub-filter at least 1/8 larger than the one before. */
+export const MIN_GROWTH = 1.125;
+/** The largest growth factor. */
+export const MAX_GROWTH = 4;
+/** Default growth factor g: 1.5 (see above). */
+export const DEFAULT_GROWTH = 1.5;
+/** Default tightening ratio r: 0.93 (see above). */
+export const DEFAULT_TIGHTENING = 0.93;
 
 /** The validated parameters of a scalable filter. */
 export interface Schedule {
@@ -21,8 +42,8 @@ export interface Schedule {
   readonly initialCapacity: number;
   /** P: the target false-positive rate of the whole filter. */
   readonly fpr: number;
-  /** g: 2 or 4. */
-  readonly growth: 2 | 4;
+  /** g: in [1.125, 4]. */
+  readonly growth: number;
   /** r: in (0, 1). */
   readonly tightening: number;
 }
@@ -38,14 +59,43 @@ export function checkSchedule(where: string, schedule: Schedule): Schedule {
       Number.MAX_SAFE_INTEGER,
     ),
     fpr: checkOpenInterval(where, 'fpr', schedule.fpr, 0, 1),
-    growth: checkOneOf(where, 'growth', schedule.growth, GROWTH_FACTORS),
+    growth: checkGrowthFactor(where, schedule.growth),
     tightening: checkOpenInterval(where, 'tightening', schedule.tightening, 0, 1),
   };
 }
 
-/** n0·g^i: the capacity of sub-filter i (exact while below 2^53; see {@link checkGrowth}). */
+/**
+ * A growth factor g in [{@link MIN_GROWTH}, {@link MAX_GROWTH}], else an InvalidArgumentError naming `growth`: the
+ * check `create` applies, for stores that keep the chain elsewhere.
+ */
+export function checkGrowthFactor(where: string, growth: unknown): number {
+  if (typeof growth !== 'number' || !(growth >= MIN_GROWTH && growth <= MAX_GROWTH)) {
+    const got = typeof growth === 'number' ? `number ${growth}` : typeof growth;
+    throw new InvalidArgumentError(
+      `${where}: growth must be a number in [${MIN_GROWTH}, ${MAX_GROWTH}], got ${got}`,
+    );
+  }
+  return growth;
+}
+
+/**
+ * The capacities of sub-filters 0 … count − 1, computed exactly as docs/FORMAT.md §3.4 specifies: c_0 = n0, then
+ * c_{i+1} = ⌈c_i × g⌉ with × one IEEE 754 binary64 product rounded to nearest. Each is at least one more than the
+ * one before (g ≥ 1.125). Exact while below 2^53 (see {@link checkGrowth}).
+ */
+export function subCapacities(schedule: Schedule, count: number): number[] {
+  const capacities = new Array<number>(count);
+  let capacity = schedule.initialCapacity;
+  for (let i = 0; i < count; i++) {
+    capacities[i] = capacity;
+    capacity = Math.ceil(capacity * schedule.growth);
+  }
+  return capacities;
+}
+
+/** c_i: the capacity of sub-filter i (see {@link subCapacities}). */
 export function subCapacity(schedule: Schedule, i: number): number {
-  return schedule.initialCapacity * schedule.growth ** i;
+  return subCapacities(schedule, i + 1)[i]!;
 }
 
 /**
@@ -72,7 +122,7 @@ export interface SubFilterShape {
 }
 
 /**
- * The shape of sub-filter `i` (0-based): n0·g^i keys at rate P_i (see {@link subFprs}), sized as
+ * The shape of sub-filter `i` (0-based): c_i keys (see {@link subCapacities}) at rate P_i (see {@link subFprs}), sized as
  * `PartitionedBloomFilter.create` sizes them. A store that keeps the chain elsewhere (Redis) computes the same
  * sub-filters from the schedule alone.
  */
@@ -83,11 +133,15 @@ export function subFilterShape(schedule: Schedule, i: number): SubFilterShape {
   return { capacity, fpr, bits, hashes };
 }
 
-/** The most sub-filters a chain may hold: with g = 2 and n0 = 1, sub-filter 52 is the last below 2^53 keys. */
-export const MAX_SUB_FILTERS = 53;
+/**
+ * The most sub-filters a chain may hold. With g = 1.125 and n0 = 1 the capacities pass 2^53 after about 300
+ * sub-filters; a chain that long is legal but slow (an add looks in every sub-filter), and 512 bounds what a file
+ * may ask a reader to allocate.
+ */
+export const MAX_SUB_FILTERS = 512;
 
 /**
- * Checks that a chain of `count` sub-filters can exist: each capacity n0·g^i a safe integer and each rate a
+ * Checks that a chain of `count` sub-filters can exist: each capacity c_i a safe integer and each rate a
  * positive normal double, for i < count. Throws `Failure` (FormatError when reading, BloomError when growing)
  * with a message naming the sub-filter. This is what keeps a file from scheduling an impossible sub-filter.
  */
@@ -105,9 +159,7 @@ export function checkGrowth(
   const last = count - 1;
   const capacity = subCapacity(schedule, last);
   if (!Number.isSafeInteger(capacity)) {
-    throw new Failure(
-      `${where}: sub-filter ${last} would hold n0·g^${last} = ${capacity} keys, above 2^53 − 1`,
-    );
+    throw new Failure(`${where}: sub-filter ${last} would hold ${capacity} keys, above 2^53 − 1`);
   }
   const rate = subFprs(schedule, count)[last]!;
   if (!(rate >= 2 ** -1022)) {

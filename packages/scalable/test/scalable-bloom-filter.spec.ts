@@ -20,7 +20,7 @@ describe('ScalableBloomFilter laws', () => {
       fc.property(
         fc.array(key, { maxLength: 400 }),
         fc.integer({ min: 1, max: 20 }),
-        fc.constantFrom(2, 4) as fc.Arbitrary<2 | 4>,
+        fc.oneof(fc.constantFrom(1.125, 1.5, 2, 4), fc.double({ min: 1.125, max: 4, noNaN: true })),
         (keys, n0, growth) => {
           const filter = ScalableBloomFilter.create(n0, 0.01, { growth });
           filter.addAll(keys);
@@ -113,7 +113,7 @@ describe('ScalableBloomFilter laws', () => {
 });
 
 describe('ScalableBloomFilter growth', () => {
-  it('chains sub-filters n0·g^i at P·(1 − r)·r^i, growing when the newest holds its capacity', () => {
+  it('chains sub-filters of ⌈c·g⌉ keys at P·(1 − r)·r^i, growing when the newest holds its capacity', () => {
     const filter = ScalableBloomFilter.create(100, 0.01, { growth: 4, tightening: 0.8 });
     filter.addAll(urlKeys(2200, 'grow'));
     const subs = filter.subFilters();
@@ -123,9 +123,12 @@ describe('ScalableBloomFilter growth', () => {
     expect(filter.count).toBe(subs.reduce((n, s) => n + s.count, 0));
     expect(filter.capacity).toBe(8500);
     expect(filter.hashes).toBe(subs[3]!.hashes);
+    const fractional = ScalableBloomFilter.create(10, 0.01);
+    fractional.addAll(urlKeys(100, 'grow-fractional'));
+    expect(fractional.subFilters().map((s) => s.capacity)).toEqual([10, 15, 23, 35, 53]);
   });
 
-  it('keeps the measured rate at most the target at 10×, 100× and 1000× its initial capacity, in at most 2.5× the bits', () => {
+  it('keeps the measured rate at most the target at 10×, 100× and 1000× its initial capacity, in at most 3× the bits', () => {
     const filter = ScalableBloomFilter.create(1000, 0.01);
     const probes = urlKeys(1_000_000, 'scalable-absent', 11);
     let inserted = 0;
@@ -147,9 +150,10 @@ describe('ScalableBloomFilter growth', () => {
         .reduce((p, s) => p + partitionedFalsePositiveRate(s.bits, s.count, s.hashes), 0);
       expect(predicted).toBeLessThanOrEqual(0.01);
     }
-    // Memory against an ideal standard filter sized for 10^6 keys at 0.01.
-    expect(filter.bits / optimalBits(1_000_000, 0.01)).toBeLessThan(2.5);
-    expect(filter.filterCount).toBe(10);
+    // Memory against an ideal standard filter sized for 10^6 keys at 0.01 (2.34× here, a little after a growth;
+    // the bound over every N is in schedule.spec.ts).
+    expect(filter.bits / optimalBits(1_000_000, 0.01)).toBeLessThan(3);
+    expect(filter.filterCount).toBe(16);
   });
 });
 
@@ -161,8 +165,8 @@ describe('ScalableBloomFilter', () => {
     expect(() => ScalableBloomFilter.create(10, 1)).toThrow(
       'ScalableBloomFilter.create: fpr must be in (0, 1), got number 1',
     );
-    expect(() => ScalableBloomFilter.create(10, 0.1, { growth: 3 as never })).toThrow(
-      'growth must be one of 2, 4, got number 3',
+    expect(() => ScalableBloomFilter.create(10, 0.1, { growth: 5 })).toThrow(
+      'ScalableBloomFilter.create: growth must be a number in [1.125, 4], got number 5',
     );
     for (const tightening of [0, 1, 1.2, Number.NaN]) {
       expect(() => ScalableBloomFilter.create(10, 0.1, { tightening })).toThrow(
@@ -228,12 +232,12 @@ describe('ScalableBloomFilter', () => {
       /hold a filter of kind 2, not a scalable filter \(kind 4\)/,
     );
     const forged = bytes.slice();
-    new DataView(forged.buffer).setUint32(24 + 28, 0xffffffff, true);
+    new DataView(forged.buffer).setUint32(24 + 32, 0xffffffff, true);
     expect(() => ScalableBloomFilter.deserialize(forged, { verifyChecksum: false })).toThrow(
       /4294967295 sub-filters cannot fit/,
     );
     const fewer = bytes.slice();
-    new DataView(fewer.buffer).setUint32(24 + 28, filter.filterCount - 1, true);
+    new DataView(fewer.buffer).setUint32(24 + 32, filter.filterCount - 1, true);
     expect(() => ScalableBloomFilter.deserialize(fewer, { verifyChecksum: false })).toThrow(
       /bytes after the last sub-filter/,
     );

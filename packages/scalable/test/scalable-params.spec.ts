@@ -7,7 +7,7 @@ const params = {
   initialCapacity: 1000,
   fpr: 0.01,
   tightening: 0.85,
-  growth: 4 as const,
+  growth: 1.5,
   filterCount: 3,
   count: 12_345,
 };
@@ -22,10 +22,11 @@ describe('scalable params block', () => {
       v.getUint32(0, true),
       v.getFloat64(8, true),
       v.getFloat64(16, true),
-      v.getUint32(24, true),
-      v.getUint32(28, true),
+      v.getFloat64(24, true),
       v.getUint32(32, true),
-    ]).toEqual([1000, 0.01, 0.85, 4, 3, 12_345]);
+      v.getUint32(36, true),
+      v.getUint32(40, true),
+    ]).toEqual([1000, 0.01, 0.85, 1.5, 3, 0, 12_345]);
   });
 
   it('rejects out-of-range fields naming them', () => {
@@ -33,8 +34,11 @@ describe('scalable params block', () => {
       [(v) => v.setUint32(0, 0, true), /initial capacity must be at least 1/],
       [(v) => v.setFloat64(8, 0, true), /fpr must be in \(0, 1\), got 0/],
       [(v) => v.setFloat64(16, 1, true), /tightening must be in \(0, 1\), got 1/],
-      [(v) => v.setUint32(24, 3, true), /growth must be 2 or 4, got 3/],
-      [(v) => v.setUint32(28, 0, true), /sub-filter count must be at least 1/],
+      [(v) => v.setFloat64(24, 1.1, true), /growth must be in \[1.125, 4\], got 1.1/],
+      [(v) => v.setFloat64(24, Number.NaN, true), /growth must be in \[1.125, 4\], got NaN/],
+      [(v) => v.setFloat64(24, 8, true), /growth must be in \[1.125, 4\], got 8/],
+      [(v) => v.setUint32(32, 0, true), /sub-filter count must be at least 1/],
+      [(v) => v.setUint32(36, 1, true), /reserved params bytes must be 0, got 1/],
     ];
     for (const [mutate, message] of cases) {
       const bytes = encodeScalableParams(params);
@@ -42,6 +46,6 @@ describe('scalable params block', () => {
       expect(() => decodeScalableParams(view(bytes), 'T')).toThrow(message);
       expect(() => decodeScalableParams(view(bytes), 'T')).toThrow(FormatError);
     }
-    expect(() => decodeScalableParams(view(new Uint8Array(8)), 'T')).toThrow(/params must be 40 bytes/);
+    expect(() => decodeScalableParams(view(new Uint8Array(8)), 'T')).toThrow(/params must be 48 bytes/);
   });
 });

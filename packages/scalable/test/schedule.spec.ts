@@ -1,12 +1,23 @@
 import { BloomError, FormatError } from '@bloomkit/core';
 import { describe, expect, it } from 'vitest';
-import { checkGrowth, checkSchedule, MAX_SUB_FILTERS, subCapacity, subFprs } from '../src/schedule.js';
+import {
+  checkGrowth,
+  checkSchedule,
+  DEFAULT_GROWTH,
+  DEFAULT_TIGHTENING,
+  MAX_SUB_FILTERS,
+  subCapacities,
+  subCapacity,
+  subFprs,
+} from '../src/schedule.js';
 
 describe('schedule', () => {
   const schedule = checkSchedule('T', { initialCapacity: 1000, fpr: 0.01, growth: 2, tightening: 0.85 });
 
   it('grows capacity by g and tightens error by r', () => {
     expect([0, 1, 2, 10].map((i) => subCapacity(schedule, i))).toEqual([1000, 2000, 4000, 1_024_000]);
+    expect(DEFAULT_GROWTH).toBe(1.5);
+    expect(DEFAULT_TIGHTENING).toBe(0.93);
     const rates = subFprs(schedule, 2);
     expect(rates[0]).toBeCloseTo(0.0015, 15);
     expect(rates[1]! / rates[0]!).toBeCloseTo(0.85, 12);
@@ -18,6 +29,22 @@ describe('schedule', () => {
     // Mathematically the partial sums are P·(1 − r^N) < P; adding 2000 doubles may round one ulp above.
     expect(sum).toBeLessThanOrEqual(0.01 * (1 + 1e-12));
     expect(sum).toBeCloseTo(0.01, 12);
+  });
+
+  it('computes capacities as FORMAT.md §3.4 fixes: c_{i+1} = ⌈c_i × g⌉ in binary64, each larger than the last', () => {
+    const fractional = checkSchedule('T', { initialCapacity: 1, fpr: 0.01, growth: 1.5, tightening: 0.9 });
+    expect(subCapacities(fractional, 10)).toEqual([1, 2, 3, 5, 8, 12, 18, 27, 41, 62]);
+    const slowest = checkSchedule('T', { initialCapacity: 1, fpr: 0.01, growth: 1.125, tightening: 0.9 });
+    const capacities = subCapacities(slowest, 300);
+    let expected = 1;
+    for (const capacity of capacities) {
+      expect(capacity).toBe(expected);
+      expected = Math.ceil(expected * 1.125);
+    }
+    for (let i = 1; i < capacities.length; i++) expect(capacities[i]).toBeGreaterThan(capacities[i - 1]!);
+    // A growth that is not a multiple of 1/8 rounds each product first, then takes the ceiling.
+    const odd = checkSchedule('T', { initialCapacity: 1000, fpr: 0.01, growth: 1.2, tightening: 0.9 });
+    expect(subCapacities(odd, 4)).toEqual([1000, 1200, 1440, 1728]);
   });
 
   it('computes rates in the order FORMAT.md §3.4 fixes: P × (1 − r), then × r each step, never pow', () => {
@@ -33,15 +60,26 @@ describe('schedule', () => {
   it('refuses a chain that cannot exist: too many sub-filters, a capacity past 2^53, a rate that underflows', () => {
     expect(() => checkGrowth('T', schedule, MAX_SUB_FILTERS + 1, FormatError)).toThrow(FormatError);
     expect(() => checkGrowth('T', schedule, 45, BloomError)).toThrow(/above 2\^53 − 1/);
+    // The slowest growth from 1 passes 2^53 well inside the sub-filter limit.
+    const slowest = checkSchedule('T', { initialCapacity: 1, fpr: 0.01, growth: 1.125, tightening: 0.999 });
+    expect(() => checkGrowth('T', slowest, MAX_SUB_FILTERS, FormatError)).toThrow(/above 2\^53 − 1/);
     const tiny = checkSchedule('T', { initialCapacity: 1, fpr: 1e-300, growth: 2, tightening: 1e-10 });
     expect(() => checkGrowth('T', tiny, 3, FormatError)).toThrow(/below 2\^-1022/);
     expect(() => checkGrowth('T', schedule, 10, FormatError)).not.toThrow();
   });
 
   it('names bad parameters and their ranges', () => {
+    for (const growth of [1, 1.1, 4.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() =>
+        checkSchedule('T', { initialCapacity: 1000, fpr: 0.01, growth, tightening: 0.85 }),
+      ).toThrow(`T: growth must be a number in [1.125, 4], got number ${growth}`);
+    }
     expect(() =>
-      checkSchedule('T', { initialCapacity: 1000, fpr: 0.01, growth: 3 as never, tightening: 0.85 }),
-    ).toThrow('T: growth must be one of 2, 4, got number 3');
+      checkSchedule('T', { initialCapacity: 1000, fpr: 0.01, growth: '2' as never, tightening: 0.85 }),
+    ).toThrow('T: growth must be a number in [1.125, 4], got string');
+    expect(checkSchedule('T', { initialCapacity: 1, fpr: 0.01, growth: 1.125, tightening: 0.5 }).growth).toBe(
+      1.125,
+    );
     expect(() =>
       checkSchedule('T', { initialCapacity: 0.5, fpr: 0.01, growth: 2, tightening: 0.85 }),
     ).toThrow(/initialCapacity/);
