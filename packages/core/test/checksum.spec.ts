@@ -2,6 +2,7 @@ import CRC32C from 'crc-32/crc32c.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { crc32c } from '../src/checksum.js';
+import { crc32cSlicingBy8 } from './support/crc32c-slicing-by-8.js';
 
 describe('crc32c', () => {
   it('has the CRC-32C check value', () => {
@@ -23,6 +24,28 @@ describe('crc32c', () => {
       ),
       { numRuns: 3_000 },
     );
+  });
+
+  it('agrees with the slicing-by-8 implementation it replaced, on long buffers at every alignment', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 0, maxLength: 5_000 }),
+        fc.nat(15),
+        fc.nat(0xffffffff),
+        (bytes, skip, previous) => {
+          const view = bytes.subarray(Math.min(skip, bytes.length));
+          expect(crc32c(view, previous)).toBe(crc32cSlicingBy8(view, previous));
+        },
+      ),
+      { numRuns: 500 },
+    );
+    const big = new Uint8Array(1_000_003);
+    for (let i = 0; i < big.length; i++) big[i] = Math.imul(i, 2654435761) >>> 24;
+    for (let skip = 0; skip < 4; skip++) {
+      const view = big.subarray(skip, big.length - skip);
+      expect(crc32c(view)).toBe(crc32cSlicingBy8(view));
+      expect(crc32c(view)).toBe(CRC32C.buf(view, 0) >>> 0);
+    }
   });
 
   it('continues over chunks', () => {
