@@ -28,12 +28,24 @@ describe('bloomkit --help', () => {
 });
 
 describe('create, add, has', () => {
-  it('answers with grep-like exit statuses and -v answers, and the file is the library filter', () => {
+  it('answers with grep-like exit statuses (add: 0 when it succeeded; add --test: grep-like) and -v answers, and the file is the library filter', () => {
     const file = at('urls.bf');
     expect(
       bloomkit(['create', file, '--capacity', '1000', '--fpr', '0.01', '--seed', '7'], { cwd: dir }).status,
     ).toBe(0);
-    expect(bloomkit(['add', file, 'https://a.example/', 'https://b.example/'], { cwd: dir }).status).toBe(1);
+    // add succeeds with new keys: 0, so `set -e` scripts go on.
+    expect(bloomkit(['add', file, 'https://a.example/'], { cwd: dir }).status).toBe(0);
+    // add --test: 1 when some key was new (it is added all the same), 0 when every key was present already.
+    const tested = bloomkit(['add', '--test', '-v', file, 'https://a.example/', 'https://b.example/'], {
+      cwd: dir,
+    });
+    expect([tested.status, tested.stdout]).toEqual([
+      1,
+      'https://a.example/\tpresent\nhttps://b.example/\tadded\n',
+    ]);
+    expect(
+      bloomkit(['add', '--test', file, 'https://a.example/', 'https://b.example/'], { cwd: dir }).status,
+    ).toBe(0);
     expect(bloomkit(['add', file, 'https://a.example/'], { cwd: dir }).status).toBe(0);
     expect(bloomkit(['has', file, 'https://a.example/', 'https://b.example/'], { cwd: dir }).status).toBe(0);
     const mixed = bloomkit(['has', '-v', file, 'https://a.example/', 'https://zzz.example/'], { cwd: dir });
@@ -54,7 +66,7 @@ describe('create, add, has', () => {
       invalidUtf8,
       Buffer.from('\nlast-without-newline'),
     ]);
-    expect(bloomkit(['add', file], { cwd: dir, input }).status).toBe(1);
+    expect(bloomkit(['add', file], { cwd: dir, input }).status).toBe(0);
     writeFileSync(at('keys.txt'), 'café\nplain\nlast-without-newline\n');
     expect(bloomkit(['has', file, '--from', at('keys.txt')], { cwd: dir }).status).toBe(0);
     expect(bloomkit(['has', file, '--from', '-'], { cwd: dir, input: invalidUtf8 }).status).toBe(0);

@@ -25,6 +25,11 @@ export interface KeyedOperation {
   readonly yes: string;
   readonly no: string;
   readonly writes: boolean;
+  /**
+   * What the exit status says: `answers`, as grep's (0 when every answer was yes, 1 when some was no); `success`,
+   * 0 whenever the operation succeeded (`add`, whose "no" only means the key was new).
+   */
+  readonly status: 'answers' | 'success';
   /** Refuses a filter the operation does not apply to, before any key is read. */
   check?(filter: AnyFilter, file: string): void;
 }
@@ -33,8 +38,9 @@ export interface KeyedOperation {
  * Runs `operation` on every key against the filter in `file`. An operation that changes the file runs as the
  * file's only writer (see withLockedFile) and commits the file atomically at the end, or when a stop signal ends
  * the input early; its `-v` answers are held until that commit, so no key is ever printed as added that the file
- * does not hold. Exit status as grep's: 0 when every answer was yes, 1 when some answer was no; 128 + the signal's
- * number after a stop signal (what was answered is committed first).
+ * does not hold. Exit status: 0 on success, and for an operation whose status is its answers, as grep's (0 when
+ * every answer was yes, 1 when some answer was no); 128 + the signal's number after a stop signal (what was
+ * answered is committed first).
  */
 export async function runKeyed(
   file: string,
@@ -101,17 +107,26 @@ async function answerKeys(
     }
   }
   out.release();
-  return writer.interrupts.exitStatus ?? (no === 0 ? EXIT.ok : EXIT.absent);
+  if (writer.interrupts.exitStatus !== undefined) return writer.interrupts.exitStatus;
+  return operation.status === 'success' || no === 0 ? EXIT.ok : EXIT.absent;
 }
 
-/** `add`: test-and-add; "yes" when the key was (maybe) present already, as `has` would have answered. */
+/**
+ * `add`: test-and-add; "yes" when the key was (maybe) present already, as `has` would have answered. Exits 0 when
+ * the keys were added, new or not, so `set -e` scripts go on; {@link ADD_TESTED} (`add --test`) exits as `has`
+ * would have before the add.
+ */
 export const ADD: KeyedOperation = {
   name: 'add',
   apply: (filter, key) => !filter.add(key),
   yes: 'present',
   no: 'added',
   writes: true,
+  status: 'success',
 };
+
+/** `add --test`: as {@link ADD}, with grep's exit status: 1 when some key was new, 0 when every key was present. */
+export const ADD_TESTED: KeyedOperation = { ...ADD, status: 'answers' };
 
 /** `has`: "yes" when the key may be present (a false positive with the filter's rate), "no" when certainly absent. */
 export const HAS: KeyedOperation = {
@@ -120,6 +135,7 @@ export const HAS: KeyedOperation = {
   yes: 'present',
   no: 'absent',
   writes: false,
+  status: 'answers',
 };
 
 /** A kind that deletes (counting). */
@@ -139,6 +155,7 @@ export const DELETE: KeyedOperation = {
   yes: 'deleted',
   no: 'absent',
   writes: true,
+  status: 'answers',
 };
 
 /**
@@ -153,6 +170,7 @@ export const EXCEPT: KeyedOperation = {
   yes: 'excepted',
   no: 'absent',
   writes: true,
+  status: 'answers',
 };
 
 /** `except --remove`: "yes" when the key was an exception and is no longer (the filter's own answer is back). */
@@ -167,4 +185,5 @@ export const UNEXCEPT: KeyedOperation = {
   yes: 'removed',
   no: 'not-listed',
   writes: true,
+  status: 'answers',
 };

@@ -89,4 +89,4 @@ Keys are bytes: a line is hashed as the bytes it has (a CRLF ending is stripped)
 still has one identity, and a key typed here hashes as the same string does in the library. With no KEYS and no
 --from, keys are read from stdin.
 
-Exit status, as grep's: 0 when every answer is yes, 1 when some answer is no, 2 on error.`;
+Exit status, as grep's: 0 when every answer is yes, 1 when some answer is no, 2 on error (add: 0 when it succeeded).`;

@@ -1,5 +1,5 @@
 import { textOf } from '../arguments.js';
-import { ADD, DELETE, EXCEPT, HAS, runKeyed, UNEXCEPT } from '../commands/keyed.js';
+import { ADD, ADD_TESTED, DELETE, EXCEPT, HAS, runKeyed, UNEXCEPT } from '../commands/keyed.js';
 import type { Registration } from './context.js';
 import { KEY_HELP, keyed, keyOptions, waitOption } from './flags.js';
 
@@ -14,9 +14,16 @@ export const registerKeyCommands: Registration = (program, { exit, writer }) => 
         .argument('[keys...]', 'keys to add'),
     ),
   )
-    .addHelpText('after', `${KEY_HELP}\nFor add, "no" means the key was new (it is added).`)
+    .option(
+      '--test',
+      'exit as has would have answered before the add: 1 when some key was new, 0 when every key was present',
+    )
+    .addHelpText(
+      'after',
+      `${KEY_HELP}\nFor add, "no" means the key was new (it is added). add exits 0 when it succeeded, new keys or not; with --test, 1 when some key was new.`,
+    )
     .action(async (file: string, keys: string[], o) =>
-      exit(await runKeyed(textOf(file), ADD, keyed(keys, o), writer(o))),
+      exit(await runKeyed(textOf(file), o.test ? ADD_TESTED : ADD, keyed(keys, o), writer(o))),
     );
 
   keyOptions(
