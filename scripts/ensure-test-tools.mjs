@@ -1,18 +1,21 @@
-// Some tests run real programs: redis-server and redis-cli (packages/redis, the CLI's push and pull) and headless
-// Chromium (loading the packages in a browser without a bundler). `pnpm test` runs this first: what is missing is
+// Some tests run real programs: redis-server and redis-cli (packages/redis, the CLI's push and pull), openssl (a
+// private certificate authority for the CLI's TLS test) and headless Chromium (loading the packages in a browser
+// without a bundler). `pnpm test` runs this first: what is missing is
 // installed from the Debian packages (as root, or through sudo without a password), so a fresh Debian or Ubuntu
 // machine needs nothing but the README's test command.
 import { spawnSync } from 'node:child_process';
 
 const works = (command, args = ['--version']) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
 
-/** Debian package → the commands the tests run from it. */
+/** Debian package → the commands the tests run from it (and the arguments that show a command works). */
 const TOOLS = [
   { pkg: 'redis-server', commands: ['redis-server', 'redis-cli'] },
+  { pkg: 'openssl', commands: ['openssl'], args: ['version'] },
   { pkg: 'chromium-headless-shell', commands: ['chromium-headless-shell'] },
 ];
+const present = (tool) => tool.commands.every((command) => works(command, tool.args));
 
-const missing = TOOLS.filter((tool) => !tool.commands.every((command) => works(command)));
+const missing = TOOLS.filter((tool) => !present(tool));
 if (missing.length === 0) process.exit(0);
 
 const names = missing.map((tool) => tool.pkg).join(' ');
@@ -42,6 +45,5 @@ process.stderr.write(`installing what the tests run: ${names}\n`);
 run(['apt-get', 'update', '-qq']);
 run(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...missing.map((tool) => tool.pkg)]);
 for (const tool of missing) {
-  for (const command of tool.commands)
-    if (!works(command)) fail(`${command} is still missing after apt-get install`);
+  if (!present(tool)) fail(`${tool.commands.join(', ')} still missing after apt-get install`);
 }

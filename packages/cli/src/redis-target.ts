@@ -1,15 +1,46 @@
+import { readFileSync } from 'node:fs';
 import type { RedisBloomFilter } from '@bloomkit/redis';
-import { CliError } from './errors.js';
+import { CliError, describeError } from './errors.js';
 
-/** A filter in Redis, as the command line names it: `redis://[user:password@]host[:port]/NAME` (`rediss://`: TLS). */
-export interface RedisTarget {
-  readonly url: URL;
-  /** The filter's name: the URL's path, decoded (not a database number). */
-  readonly name: string;
-  readonly cluster: boolean;
+/** How long a connection may take before the command gives up, in ms. */
+export const CONNECT_TIMEOUT_MS = 3000;
+
+/** The connection flags every Redis command takes (`--cluster`, `--password-file`, `--tls-*`). */
+export interface RedisConnectionFlags {
+  readonly cluster?: boolean | undefined;
+  readonly passwordFile?: string | undefined;
+  readonly tlsCa?: string | undefined;
+  readonly tlsCert?: string | undefined;
+  readonly tlsKey?: string | undefined;
 }
 
-export function parseRedisTarget(text: string, cluster: boolean): RedisTarget {
+/**
+ * A filter in Redis, as the command line names it: `redis://[user[:password]@]host[:port]/NAME[?db=N]` (`rediss://`:
+ * TLS), with the password from the URL, `--password-file` or the REDISCLI_AUTH variable (redis-cli's), in that
+ * order, and TLS files from `--tls-ca`, `--tls-cert`, `--tls-key`.
+ */
+export interface RedisTarget {
+  readonly url: URL;
+  /** The filter's name: the URL's path, decoded (never a database number: that is `?db=N`). */
+  readonly name: string;
+  readonly cluster: boolean;
+  readonly db: number;
+  readonly username: string | undefined;
+  readonly password: string | undefined;
+  /** TLS options for the connection (`rediss://`), else undefined. */
+  readonly tls: { ca?: Buffer; cert?: Buffer; key?: Buffer } | undefined;
+}
+
+/** `host:port` as the messages name the server. */
+function serverOf(url: URL): string {
+  return `${url.protocol}//${url.hostname || '127.0.0.1'}:${url.port || 6379}`;
+}
+
+export function parseRedisTarget(
+  text: string,
+  flags: RedisConnectionFlags = {},
+  env: Record<string, string | undefined> = process.env,
+): RedisTarget {
   let url: URL;
   try {
     url = new URL(text);
@@ -22,7 +53,94 @@ export function parseRedisTarget(text: string, cluster: boolean): RedisTarget {
   const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
   if (name === '')
     throw new CliError(`${text}: the URL's path must name the filter, as in redis://host:6379/seen`);
-  return { url, name, cluster };
+  if (/^\d+$/.test(name)) {
+    throw new CliError(
+      `${text}: "${name}" would be a filter named by digits, where redis-cli reads a database number; name the filter (redis://host:6379/seen) and choose a database with ?db=${name}`,
+    );
+  }
+  const cluster = flags.cluster === true;
+  const db = databaseOf(text, url, cluster);
+  const password = passwordOf(text, url, flags, env);
+  return {
+    url,
+    name,
+    cluster,
+    db,
+    username: url.username === '' ? undefined : decodeURIComponent(url.username),
+    password,
+    tls: tlsOf(text, url, flags),
+  };
+}
+
+/** `?db=N`, the only query parameter: a database index (0 by default; a cluster has only 0). */
+function databaseOf(text: string, url: URL, cluster: boolean): number {
+  for (const key of url.searchParams.keys()) {
+    if (key !== 'db') throw new CliError(`${text}: unknown URL parameter "${key}" (only ?db=N is read)`);
+  }
+  const value = url.searchParams.get('db');
+  if (value === null) return 0;
+  if (!/^\d{1,9}$/.test(value)) {
+    throw new CliError(`${text}: ?db must be a database index, an integer in [0, 999999999], got "${value}"`);
+  }
+  const db = Number(value);
+  if (cluster && db !== 0) throw new CliError(`${text}: a Redis Cluster has database 0 only, got ?db=${db}`);
+  return db;
+}
+
+/** The password: the URL's, else the first line of --password-file, else REDISCLI_AUTH; one source only. */
+function passwordOf(
+  text: string,
+  url: URL,
+  flags: RedisConnectionFlags,
+  env: Record<string, string | undefined>,
+): string | undefined {
+  if (url.password !== '') {
+    if (flags.passwordFile !== undefined) {
+      throw new CliError(`${text}: give the password once: in the URL or with --password-file, not both`);
+    }
+    return decodeURIComponent(url.password);
+  }
+  if (flags.passwordFile !== undefined) {
+    let content: string;
+    try {
+      content = readFileSync(flags.passwordFile, 'utf8');
+    } catch (error) {
+      throw new CliError(`--password-file: ${describeError(error, flags.passwordFile)}`);
+    }
+    const password = content.replace(/\r?\n$/, '');
+    if (password === '' || password.includes('\n')) {
+      throw new CliError(`--password-file: ${flags.passwordFile} must hold the password on one line`);
+    }
+    return password;
+  }
+  const variable = env.REDISCLI_AUTH;
+  return variable === undefined || variable === '' ? undefined : variable;
+}
+
+/** TLS for `rediss://`: the CA, certificate and key files, read now (so a missing file is one clear error). */
+function tlsOf(text: string, url: URL, flags: RedisConnectionFlags): RedisTarget['tls'] {
+  const files = { ca: flags.tlsCa, cert: flags.tlsCert, key: flags.tlsKey };
+  const given = Object.entries(files).filter(([, file]) => file !== undefined);
+  if (url.protocol === 'redis:') {
+    if (given.length > 0) {
+      throw new CliError(
+        `${text}: --tls-${given[0]![0]} needs a TLS connection: write rediss:// instead of redis://`,
+      );
+    }
+    return undefined;
+  }
+  if ((files.cert === undefined) !== (files.key === undefined)) {
+    throw new CliError(`${text}: --tls-cert and --tls-key go together (a client certificate and its key)`);
+  }
+  const tls: { ca?: Buffer; cert?: Buffer; key?: Buffer } = {};
+  for (const [field, file] of given) {
+    try {
+      tls[field as 'ca' | 'cert' | 'key'] = readFileSync(file!);
+    } catch (error) {
+      throw new CliError(`--tls-${field}: ${describeError(error, file)}`);
+    }
+  }
+  return tls;
 }
 
 /** The modules for Redis, loaded only by the commands that use them (a local command never pays for them). */
@@ -33,7 +151,8 @@ async function redisModules() {
 
 /**
  * Connects to the target and runs `use` with the client and the filter class; disconnects afterwards, whatever
- * happens. A connection that fails is reported once, not retried forever.
+ * happens. A connection that fails is reported once (never retried), within {@link CONNECT_TIMEOUT_MS} for a server
+ * that does not answer, as one line that says what to do (see {@link explainRedisFailure}).
  */
 export async function withRedis<T>(
   target: RedisTarget,
@@ -45,9 +164,11 @@ export async function withRedis<T>(
   const { Redis, Cluster, RedisBloomFilter } = await redisModules();
   const { url } = target;
   const options = {
-    ...(url.username === '' ? {} : { username: decodeURIComponent(url.username) }),
-    ...(url.password === '' ? {} : { password: decodeURIComponent(url.password) }),
-    ...(url.protocol === 'rediss:' ? { tls: {} } : {}),
+    ...(target.username === undefined ? {} : { username: target.username }),
+    ...(target.password === undefined ? {} : { password: target.password }),
+    ...(target.tls === undefined ? {} : { tls: target.tls }),
+    db: target.db,
+    connectTimeout: CONNECT_TIMEOUT_MS,
     maxRetriesPerRequest: 2,
     retryStrategy: () => null,
   };
@@ -63,15 +184,67 @@ export async function withRedis<T>(
   try {
     return await use(client, RedisBloomFilter);
   } catch (error) {
-    if (failure !== undefined && !(error instanceof CliError)) {
-      throw new CliError(`${url.protocol}//${url.host}: ${failure.message}`);
-    }
-    // What the server refused (NOPERM, OOM, WRONGTYPE, …) is the server's one-line answer, not a bug of ours.
-    if (error instanceof Error && error.name === 'ReplyError') {
-      throw new CliError(`${url.protocol}//${url.host}: ${error.message}`);
-    }
+    if (error instanceof CliError) throw error;
+    const explained = explainRedisFailure(target, error, failure);
+    if (explained !== undefined) throw new CliError(`${serverOf(url)}: ${explained}`);
     throw error;
   } finally {
     client.disconnect();
   }
+}
+
+/** An error and the errors it wraps (a cluster's last node error, a cause). */
+function chainOf(error: unknown): Error[] {
+  const out: Error[] = [];
+  let at: unknown = error;
+  while (at instanceof Error && out.length < 5) {
+    out.push(at);
+    at = (at as { lastNodeError?: unknown }).lastNodeError ?? (at as { cause?: unknown }).cause;
+  }
+  return out;
+}
+
+/**
+ * What went wrong with the connection or the server, as one line that says what to do; undefined for anything
+ * that is not the server's or the connection's (a bug keeps its stack). NOAUTH, WRONGPASS, NOPERM, a refused or
+ * silent port, and TLS verification each get their own line; any other server reply (OOM, WRONGTYPE, …) is the
+ * server's own message.
+ */
+export function explainRedisFailure(
+  target: RedisTarget,
+  error: unknown,
+  failure?: Error,
+): string | undefined {
+  const errors = [...chainOf(failure), ...chainOf(error)];
+  const codes = errors.map((e) => String((e as { code?: unknown }).code ?? ''));
+  const messages = errors.map((e) => e.message);
+  const has = (pattern: RegExp) => messages.some((m) => pattern.test(m));
+  const where = `${target.url.hostname || '127.0.0.1'}:${target.url.port || 6379}`;
+  if (codes.includes('ECONNREFUSED') || has(/ECONNREFUSED/)) {
+    return `connection refused: no Redis server listens on ${where}`;
+  }
+  if (codes.includes('ETIMEDOUT') || has(/connect ETIMEDOUT/)) {
+    return `no answer within ${CONNECT_TIMEOUT_MS / 1000} s: check the host, the port and any firewall between`;
+  }
+  if (codes.includes('ENOTFOUND') || has(/ENOTFOUND|EAI_AGAIN/)) return `unknown host ${target.url.hostname}`;
+  if (has(/WRONGPASS|invalid username-password pair/i)) {
+    return 'wrong user name or password (WRONGPASS): check REDISCLI_AUTH, --password-file or the URL';
+  }
+  if (has(/NOAUTH/)) {
+    return 'the server needs a password (NOAUTH): set REDISCLI_AUTH, or give --password-file FILE (a password in the URL is visible to ps)';
+  }
+  const noPermission = messages.find((m) => /NOPERM/.test(m));
+  if (noPermission !== undefined) {
+    return `the server refused a command to this user (${noPermission}): its ACL needs the commands the @bloomkit/redis README lists under "Users and ACLs"`;
+  }
+  const tls = errors.find((e) =>
+    /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_SSL|ERR_TLS/.test(String((e as { code?: unknown }).code ?? '')),
+  );
+  if (tls !== undefined) {
+    return `TLS: ${tls.message}: give the certificate authority that signed the server's certificate with --tls-ca FILE`;
+  }
+  const reply = errors.find((e) => e.name === 'ReplyError');
+  if (reply !== undefined) return reply.message;
+  if (failure !== undefined) return failure.message;
+  return undefined;
 }

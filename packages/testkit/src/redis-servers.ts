@@ -39,16 +39,42 @@ function requireRedisServer(): void {
   }
 }
 
-/** Starts one redis-server; resolves when it answers PING. */
+/**
+ * Starts one redis-server; resolves when it answers PING. `args` are more server options (`--requirepass`, ACL
+ * users); `tls` serves TLS only on the port, with the certificate, key and CA files given (PING then goes through
+ * `redis-cli --tls`), and `user` and `password` are what the readiness PING authenticates with.
+ */
 export async function startRedis(
-  options: { cluster?: boolean; maxmemory?: string } = {},
+  options: {
+    cluster?: boolean;
+    maxmemory?: string;
+    args?: readonly string[];
+    user?: string;
+    password?: string;
+    tls?: { cert: string; key: string; ca: string };
+  } = {},
 ): Promise<RedisProcess> {
   requireRedisServer();
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), `bloomkit-redis-${port}-`));
+  const { tls } = options;
   const args = [
-    '--port',
-    String(port),
+    ...(tls === undefined
+      ? ['--port', String(port)]
+      : [
+          '--port',
+          '0',
+          '--tls-port',
+          String(port),
+          '--tls-cert-file',
+          tls.cert,
+          '--tls-key-file',
+          tls.key,
+          '--tls-ca-cert-file',
+          tls.ca,
+          '--tls-auth-clients',
+          'no',
+        ]),
     '--bind',
     '127.0.0.1',
     '--save',
@@ -72,6 +98,15 @@ export async function startRedis(
   }
   if (options.maxmemory !== undefined)
     args.push('--maxmemory', options.maxmemory, '--maxmemory-policy', 'noeviction');
+  args.push(...(options.args ?? []));
+  const ping = [
+    '-p',
+    String(port),
+    ...(tls === undefined ? [] : ['--tls', '--cacert', tls.ca]),
+    ...(options.user === undefined ? [] : ['--user', options.user]),
+    ...(options.password === undefined ? [] : ['--no-auth-warning', '--pass', options.password]),
+    'ping',
+  ];
   const child = spawn('redis-server', args, { stdio: 'ignore' });
   const kill = () => {
     child.kill('SIGKILL');
@@ -80,7 +115,7 @@ export async function startRedis(
   const deadline = Date.now() + 10_000;
   for (;;) {
     try {
-      const pong = execFileSync('redis-cli', ['-p', String(port), 'ping'], {
+      const pong = execFileSync('redis-cli', ping, {
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'ignore'],
       });

@@ -7,11 +7,20 @@ import { DEFAULT_WAIT_SECONDS } from '../lock.js';
 import { parseRedisTarget } from '../redis-target.js';
 import { grouped, parseDuration, parseNumber } from '../units.js';
 import type { Registration } from './context.js';
-import { integer, MAX_SAFE, rate, seed, waitSeconds } from './flags.js';
+import {
+  integer,
+  MAX_SAFE,
+  REDIS_HELP,
+  rate,
+  redisConnectionOptions,
+  redisFlags,
+  seed,
+  waitSeconds,
+} from './flags.js';
 
 /** `dedup [FILES…]`: each line once, in order, in constant memory (a file or Redis). */
 export const registerDedup: Registration = (program, { exit, writer, interrupts }) => {
-  program
+  const command = program
     .command('dedup')
     .description('print each line of the input the first time it appears, in order, in constant memory')
     .argument('[files...]', 'input files (default stdin)')
@@ -43,8 +52,8 @@ export const registerDedup: Registration = (program, { exit, writer, interrupts 
     .option(
       '--redis <url>',
       'the filter is in Redis, shared by every machine: redis://host:port/NAME (rediss:// for TLS)',
-    )
-    .option('--cluster', 'with --redis: the URL is a node of a Redis Cluster')
+    );
+  redisConnectionOptions(command, 'with --redis: ')
     .option(
       '--wait <seconds>',
       `with --state: how long to wait for another bloomkit writing it (default ${DEFAULT_WAIT_SECONDS})`,
@@ -71,7 +80,8 @@ the same input prints exactly the lines it had not printed.
 Examples:
   zcat urls.gz | bloomkit dedup --capacity 50000000 > unique.txt
   crawl | bloomkit dedup --state seen.bf | fetch
-  tail -f events.log | bloomkit dedup --window 1h --capacity 1000000 --state hour.bf`,
+  tail -f events.log | bloomkit dedup --window 1h --capacity 1000000 --state hour.bf
+${REDIS_HELP}`,
     )
     .action(async (files: string[], o) => {
       const options = {
@@ -87,9 +97,18 @@ Examples:
         quiet: o.quiet === true,
         stats: o.stats === true,
       };
-      if (o.redis === undefined) return exit(await runDedup(options, writer(o)));
+      if (o.redis === undefined) {
+        const stray = ['cluster', 'passwordFile', 'tlsCa', 'tlsCert', 'tlsKey'].find(
+          (f) => o[f] !== undefined,
+        );
+        if (stray !== undefined) {
+          const flag = `--${stray.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+          throw new CliError(`dedup: ${flag} applies only with --redis`);
+        }
+        return exit(await runDedup(options, writer(o)));
+      }
       if (o.state !== undefined) throw new CliError('dedup: give --state (a file) or --redis, not both');
-      exit(await runRedisDedup(parseRedisTarget(o.redis, o.cluster === true), options, interrupts));
+      exit(await runRedisDedup(parseRedisTarget(textOf(o.redis), redisFlags(o)), options, interrupts));
     });
 };
 

@@ -3,6 +3,7 @@ import { textOf } from '../arguments.js';
 import type { KeyedOptions } from '../commands/keyed.js';
 import { CliError } from '../errors.js';
 import { DEFAULT_WAIT_SECONDS } from '../lock.js';
+import type { RedisConnectionFlags } from '../redis-target.js';
 import { parseNumber } from '../units.js';
 
 // The flags' parsers and the option groups several commands share. Each parser's error names the flag and its
@@ -83,6 +84,41 @@ export function keyed(keys: string[], options: Record<string, unknown>): KeyedOp
     quiet: options.quiet === true,
   };
 }
+
+/**
+ * The connection flags of a command that talks to Redis: --cluster, --password-file, --tls-ca, --tls-cert,
+ * --tls-key (see redis-target.ts). `prefix` says when they apply ("with --redis: ").
+ */
+export function redisConnectionOptions(command: Command, prefix = ''): Command {
+  return command
+    .option('--cluster', `${prefix}the URL is a node of a Redis Cluster`)
+    .option(
+      '--password-file <file>',
+      `${prefix}read the password from FILE's first line (else from the URL, else from REDISCLI_AUTH)`,
+    )
+    .option('--tls-ca <file>', `${prefix}rediss://: trust the certificate authority in FILE (PEM)`)
+    .option('--tls-cert <file>', `${prefix}rediss://: present the client certificate in FILE (PEM)`)
+    .option('--tls-key <file>', `${prefix}rediss://: the client certificate's private key (PEM)`);
+}
+
+/** The connection flags as read by commander (see {@link redisConnectionOptions}). */
+export function redisFlags(o: Record<string, unknown>): RedisConnectionFlags {
+  const file = (value: unknown) => (typeof value === 'string' ? textOf(value) : undefined);
+  return {
+    cluster: o.cluster === true,
+    passwordFile: file(o.passwordFile),
+    tlsCa: file(o.tlsCa),
+    tlsCert: file(o.tlsCert),
+    tlsKey: file(o.tlsKey),
+  };
+}
+
+/** Help text for the Redis URL and its connection settings. */
+export const REDIS_HELP = `
+Redis: redis://[user[:password]@]host[:port]/NAME[?db=N], rediss:// for TLS. NAME is the filter; ?db=N selects a
+database (a cluster has only 0). The password comes from the URL, else --password-file, else the REDISCLI_AUTH
+variable (as for redis-cli): prefer the last two, since a URL on the command line is visible to ps. A server that
+refuses the connection or does not answer within 3 s fails the command at once, with what to do.`;
 
 export const KEY_HELP = `
 Keys are bytes: a line is hashed as the bytes it has (a CRLF ending is stripped), so a line that is not valid UTF-8

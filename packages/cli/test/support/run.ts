@@ -16,10 +16,14 @@ export interface Run {
 }
 
 /** Runs `bloomkit ARGS` in `cwd` with `input` on stdin; waits for it to exit. */
-export function bloomkit(args: readonly string[], options: { cwd: string; input?: string | Buffer }): Run {
+export function bloomkit(
+  args: readonly string[],
+  options: { cwd: string; input?: string | Buffer; env?: NodeJS.ProcessEnv },
+): Run {
   const result: SpawnSyncReturns<Buffer> = spawnSync(process.execPath, [BIN, ...args], {
     cwd: options.cwd,
     input: options.input ?? '',
+    ...(options.env === undefined ? {} : { env: options.env }),
     maxBuffer: 1 << 30,
   });
   return {
