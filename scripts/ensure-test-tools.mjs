@@ -1,8 +1,9 @@
 // Some tests run real programs: redis-server and redis-cli (packages/redis, the CLI's push and pull), openssl (a
 // private certificate authority for the CLI's TLS test) and headless Chromium (loading the packages in a browser
-// without a bundler). `pnpm test` runs this first: what is missing is
-// installed from the Debian packages (as root, or through sudo without a password), so a fresh Debian or Ubuntu
-// machine needs nothing but the README's test command.
+// without a bundler). `pnpm test` runs this first. What is missing is installed from the Debian packages (as root,
+// or through sudo without a password) only where that is clearly wanted: with BLOOMKIT_INSTALL_TEST_TOOLS=1 (the
+// README's test command sets it) or on CI (CI=true). Otherwise it prints the one command to run and stops, so
+// `pnpm test` never changes a developer's machine unasked.
 import { spawnSync } from 'node:child_process';
 
 const works = (command, args = ['--version']) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
@@ -25,6 +26,14 @@ const fail = (why) => {
   );
   process.exit(1);
 };
+const allowed = process.env.BLOOMKIT_INSTALL_TEST_TOOLS === '1' || process.env.CI === 'true';
+if (!allowed) {
+  const them = missing.length === 1 ? 'it' : 'them';
+  process.stderr.write(
+    `The tests need ${names}, not installed here. Install ${them} (Debian, Ubuntu):\n\n  sudo apt-get install -y --no-install-recommends ${names}\n\nor let the tests install ${them}: BLOOMKIT_INSTALL_TEST_TOOLS=1 pnpm test\n`,
+  );
+  process.exit(1);
+}
 if (!works('apt-get')) fail('this machine has no apt-get');
 const root = typeof process.getuid === 'function' && process.getuid() === 0;
 const prefix = root
