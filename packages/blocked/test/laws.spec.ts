@@ -7,6 +7,7 @@ const Blocked: FilterClass<BlockedBloomFilter> = {
   layout: 'blocked',
   fromShape: (shape) => new BlockedBloomFilter(shape),
   create: (capacity, fpr) => BlockedBloomFilter.create(capacity, fpr),
+  from: (keys, fpr) => BlockedBloomFilter.from(keys, fpr),
   deserialize: (bytes, options) => BlockedBloomFilter.deserialize(bytes, options),
   fromJSON: (json) => BlockedBloomFilter.fromJSON(json),
   predictedFpr: (filter, n) => blockedFalsePositiveRate(filter.bits, n, filter.hashes),

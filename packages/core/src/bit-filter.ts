@@ -2,10 +2,12 @@ import { BitArray } from './bit-array.js';
 import { BloomEngine } from './engine.js';
 import type { DeserializeOptions, SeedOption } from './filter.js';
 import { fromFilterJson } from './json.js';
+import type { Key } from './key.js';
 import type { KindRecord } from './kinds.js';
 import type { ByteSource } from './parts.js';
 import { type FilterShapeOptions, type FilterState, planShape, resolveShape, resolveState } from './shape.js';
 import { decodeSingleFilter } from './single-filter-codec.js';
+import { keyList } from './validate.js';
 
 /** A concrete bit-filter class as {@link BitFilter}'s statics see it: its kind's record and its constructor. */
 export interface BitFilterClass<F extends BitFilter> {
@@ -55,6 +57,27 @@ export abstract class BitFilter extends BloomEngine<BitArray> {
     const plan = planShape(this.kind, capacity, fpr, options);
     // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static is called on.
     return new this(plan, { capacity: plan.capacity, fpr: plan.fpr });
+  }
+
+  /**
+   * A filter holding `keys`, sized for as many keys as there are (at least 1) at rate `fpr`: `create` then
+   * `addAll`. The keys are read once and all checked first, so a bad key throws before anything is built. For a set
+   * that will grow, `create` with its final size instead.
+   */
+  static from<F extends BitFilter>(
+    this: BitFilterClass<F>,
+    keys: Iterable<Key>,
+    fpr: number,
+    options?: SeedOption,
+  ): F {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static is called on.
+    const list = keyList(`${this.kind.className}.from`, keys);
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static is called on.
+    const plan = planShape(this.kind, Math.max(1, list.length), fpr, options);
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the static is called on.
+    const filter = new this(plan, { capacity: plan.capacity, fpr: plan.fpr });
+    filter.addAll(list);
+    return filter;
   }
 
   /**

@@ -19,6 +19,7 @@ import {
   type FilterState,
   fromFilterJson,
   hashInto,
+  keyList,
   planShape,
   readOptions,
   resolveShape,
@@ -124,6 +125,17 @@ export class CountingBloomFilter extends BloomEngine<CounterArray> {
     );
     const plan = planShape(KIND, capacity, fpr, o, counterBits);
     return new CountingBloomFilter({ ...plan, counterBits }, { capacity: plan.capacity, fpr: plan.fpr });
+  }
+
+  /**
+   * A filter holding `keys` (each occurrence counted: a key given twice needs two deletes), sized for as many keys as
+   * there are (at least 1) at rate `fpr`: `create` then `addAll`. A bad key throws before anything is built.
+   */
+  static from(keys: Iterable<Key>, fpr: number, options?: CountingCreateOptions): CountingBloomFilter {
+    const list = keyList(`${KIND.className}.from`, keys);
+    const filter = CountingBloomFilter.create(Math.max(1, list.length), fpr, options);
+    filter.addAll(list);
+    return filter;
   }
 
   /**

@@ -7,6 +7,7 @@ const Counting: FilterClass<CountingBloomFilter> = {
   layout: 'standard',
   fromShape: (shape) => new CountingBloomFilter(shape),
   create: (capacity, fpr) => CountingBloomFilter.create(capacity, fpr),
+  from: (keys, fpr) => CountingBloomFilter.from(keys, fpr),
   deserialize: (bytes, options) => CountingBloomFilter.deserialize(bytes, options),
   fromJSON: (json) => CountingBloomFilter.fromJSON(json),
   predictedFpr: (filter, n) => falsePositiveRate(filter.bits, n, filter.hashes),

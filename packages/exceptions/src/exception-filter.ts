@@ -123,6 +123,18 @@ export class ExceptionFilter<F extends BloomFilter = BloomFilter> implements Blo
   }
 
   /**
+   * A filter of kind `options.inner` (default `standard`) holding `keys`, sized for as many keys as there are (at
+   * least 1) at `fpr`, with an empty exception list: `create` then `addAll`. A bad key throws before anything is
+   * built.
+   */
+  static from(keys: Iterable<Key>, fpr: number, options?: ExceptionCreateOptions): ExceptionFilter {
+    const list = keyList(`${NAME}.from`, keys);
+    const filter = ExceptionFilter.create(Math.max(1, list.length), fpr, options);
+    filter.addAll(list);
+    return filter;
+  }
+
+  /**
    * Reads a filter written by {@link serialize}: the outer envelope, the nested filter (by its own kind's
    * `deserialize`, with `options`: with `copy: false` it reads its payload in place) and the exception list, sorted
    * and without repeats, are checked before use. The exceptions are always read into memory.

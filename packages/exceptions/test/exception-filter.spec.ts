@@ -218,3 +218,18 @@ describe('ExceptionFilter', () => {
     expect(exceptionsKind.id).toBe(6);
   });
 });
+
+describe('ExceptionFilter.from', () => {
+  it('is create(max(1, keys), fpr, options) then addAll(keys), byte for byte, with an empty exception list', () => {
+    const keys = ['https://a.example/', 'https://b.example/', 'https://c.example/'];
+    const built = ExceptionFilter.from(keys, 0.01, { inner: 'blocked', seed: 9 });
+    const expected = ExceptionFilter.create(3, 0.01, { inner: 'blocked', seed: 9 });
+    expected.addAll(keys);
+    expect(built.serialize()).toEqual(expected.serialize());
+    expect(built.exceptionCount).toBe(0);
+    for (const key of keys) expect(built.has(key)).toBe(true);
+    expect(() => ExceptionFilter.from([new Uint8Array(1), null as never], 0.01)).toThrow(
+      'ExceptionFilter.from: keys[1] must be a string or a Uint8Array, got null',
+    );
+  });
+});

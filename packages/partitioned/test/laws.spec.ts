@@ -7,6 +7,7 @@ const Partitioned: FilterClass<PartitionedBloomFilter> = {
   layout: 'partitioned',
   fromShape: (shape) => new PartitionedBloomFilter(shape),
   create: (capacity, fpr) => PartitionedBloomFilter.create(capacity, fpr),
+  from: (keys, fpr) => PartitionedBloomFilter.from(keys, fpr),
   deserialize: (bytes, options) => PartitionedBloomFilter.deserialize(bytes, options),
   fromJSON: (json) => PartitionedBloomFilter.fromJSON(json),
   predictedFpr: (filter, n) => partitionedFalsePositiveRate(filter.bits, n, filter.hashes),

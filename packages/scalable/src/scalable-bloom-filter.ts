@@ -141,6 +141,17 @@ export class ScalableBloomFilter implements BloomFilter {
   }
 
   /**
+   * A filter holding `keys` whose first sub-filter is sized for as many keys as there are (at least 1), so it grows
+   * only with the keys added after: `create` then `addAll`. A bad key throws before anything is built.
+   */
+  static from(keys: Iterable<Key>, fpr: number, options?: ScalableOptions): ScalableBloomFilter {
+    const list = keyList(`${NAME}.from`, keys);
+    const filter = ScalableBloomFilter.create(Math.max(1, list.length), fpr, options);
+    filter.addAll(list);
+    return filter;
+  }
+
+  /**
    * Reads a filter written by {@link serialize}: the outer envelope and every nested sub-filter are checked
    * (kind, seed, the capacity and rate the schedule gives sub-filter i, lengths, checksums) before use.
    */

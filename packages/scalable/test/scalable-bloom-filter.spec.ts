@@ -255,6 +255,21 @@ describe('ScalableBloomFilter', () => {
   });
 });
 
+describe('ScalableBloomFilter.from', () => {
+  it('is create(max(1, keys), fpr) then addAll(keys), byte for byte, and grows from there', () => {
+    const keys = urlKeys(500, 'from');
+    const built = ScalableBloomFilter.from(keys, 0.01, { seed: 3 });
+    const expected = ScalableBloomFilter.create(500, 0.01, { seed: 3 });
+    expected.addAll(keys);
+    expect(built.serialize()).toEqual(expected.serialize());
+    expect([built.initialCapacity, built.filterCount]).toEqual([500, 1]);
+    expect(ScalableBloomFilter.from([], 0.01).initialCapacity).toBe(1);
+    expect(() => ScalableBloomFilter.from(['a', 1 as never], 0.01)).toThrow(
+      'ScalableBloomFilter.from: keys[1] must be a string or a Uint8Array, got number 1',
+    );
+  });
+});
+
 describe('ScalableBloomFilter memory limit (maxBytes)', () => {
   it('stops growing at maxBytes with an error that changes nothing and names the bytes', () => {
     const filter = ScalableBloomFilter.create(100, 0.01, { maxBytes: 1_000 });

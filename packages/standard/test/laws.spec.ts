@@ -7,6 +7,7 @@ const Standard: FilterClass<StandardBloomFilter> = {
   layout: 'standard',
   fromShape: (shape) => new StandardBloomFilter(shape),
   create: (capacity, fpr) => StandardBloomFilter.create(capacity, fpr),
+  from: (keys, fpr) => StandardBloomFilter.from(keys, fpr),
   deserialize: (bytes, options) => StandardBloomFilter.deserialize(bytes, options),
   fromJSON: (json) => StandardBloomFilter.fromJSON(json),
   predictedFpr: (filter, n) => falsePositiveRate(filter.bits, n, filter.hashes),

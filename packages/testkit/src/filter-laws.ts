@@ -34,6 +34,8 @@ export interface FilterClass<F extends LawfulFilter<F>> {
   readonly layout: 'standard' | 'partitioned' | 'blocked';
   fromShape(shape: { bits: number; hashes: number; seed: number }): F;
   create(capacity: number, fpr: number): F;
+  /** `Class.from(keys, fpr)`: a filter holding the keys, sized for as many (at least 1). */
+  from(keys: Iterable<Key>, fpr: number): F;
   deserialize(bytes: Uint8Array | readonly Uint8Array[], options?: { copy?: boolean }): F;
   fromJSON(json: unknown): F;
   predictedFpr(filter: F, n: number): number;
@@ -52,6 +54,25 @@ const cutsArb = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength
 /** fast-check laws every filter kind obeys: no false negatives, round trip, union = insert-all, intersection. */
 export function describeFilterLaws<F extends LawfulFilter<F>>(Filter: FilterClass<F>): void {
   describe(`${Filter.name} laws`, () => {
+    it('from(keys, fpr) is create(max(1, keys), fpr) then addAll(keys), byte for byte; a bad key builds nothing', () => {
+      fc.assert(
+        fc.property(keys, fc.constantFrom(0.1, 0.01, 0.001), (added, fpr) => {
+          const built = Filter.from(added, fpr);
+          const expected = Filter.create(Math.max(1, added.length), fpr);
+          expected.addAll(added);
+          expect(built.serialize()).toEqual(expected.serialize());
+          for (const k of added) expect(built.has(k)).toBe(true);
+        }),
+        { numRuns: 100 },
+      );
+      // Read once, from any iterable.
+      const fromSet = Filter.from(new Set(['a', 'b']), 0.01);
+      expect([fromSet.has('a'), fromSet.has('b')]).toEqual([true, true]);
+      expect(() => Filter.from(['a', 7 as unknown as string], 0.01)).toThrow(
+        /\.from: .*key.* must be a string or a Uint8Array/,
+      );
+    });
+
     it('has no false negatives (has and hasMany)', () => {
       fc.assert(
         fc.property(shapeArb, keys, (shape, added) => {
