@@ -12,6 +12,7 @@ import {
   checkInteger,
   checkOneOf,
   checkOpenInterval,
+  keyList,
   readOptions,
   resolveSeed,
 } from '@bloomkit/core/internal';
@@ -215,6 +216,34 @@ export class RedisBloomFilter {
     }
     if (ttl !== undefined) await filter.expire(ttl);
     return filter;
+  }
+
+  /**
+   * Adds `keys` to the filter `name`, creating it from `options` first when it does not exist (RedisBloom's
+   * BF.INSERT): `create` (which opens a filter of that name with the same parameters, and refuses one with other
+   * parameters with an IncompatibleFiltersError, adding nothing) then `addMany`. With `noCreate: true` it only opens:
+   * a missing filter is a FilterNotFoundError and nothing is created; the sizing options are then not used. Answers
+   * as `addMany`: true for each key that was new. For more than one batch, keep the handle of `create` or `open`.
+   */
+  static async insert(
+    client: RedisClient,
+    name: string,
+    keys: readonly Key[],
+    options: RedisFilterOptions & { readonly noCreate?: boolean },
+  ): Promise<boolean[]> {
+    const where = 'RedisBloomFilter.insert';
+    const list = keyList(where, keys);
+    const { noCreate, ...rest } = readOptions(where, options, 'options');
+    if (noCreate !== undefined && typeof noCreate !== 'boolean') {
+      throw new InvalidArgumentError(
+        `${where}: noCreate must be true or false, got ${typeof noCreate} ${String(noCreate)}`,
+      );
+    }
+    const filter =
+      noCreate === true
+        ? await RedisBloomFilter.open(client, name, { clock: rest.clock })
+        : await RedisBloomFilter.create(client, name, rest);
+    return filter.addMany(list);
   }
 
   /** Opens the filter `name` that some process created; waits (up to 10 s) while its creator allocates it. */

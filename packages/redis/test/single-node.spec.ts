@@ -201,3 +201,61 @@ describe('counting deletes in Redis', () => {
     expect(await remote.export()).toEqual(local.serialize());
   });
 });
+
+describe('RedisBloomFilter.insert (create if missing, then add)', () => {
+  it('creates the filter on first use, adds to it after, and answers as addMany', async () => {
+    const options: RedisFilterOptions = { kind: 'blocked', capacity: 10_000, fpr: 0.001, seed: 21 };
+    const first = urlKeys(300, 'insert-a');
+    expect(await RedisBloomFilter.insert(client, 'inserted', first, options)).toEqual(first.map(() => true));
+    const second = [...first.slice(0, 100), ...urlKeys(200, 'insert-b')];
+    const answers = await RedisBloomFilter.insert(client, 'inserted', second, options);
+    expect(answers.slice(0, 100).every((a) => a === false)).toBe(true);
+    expect(answers.slice(100).filter(Boolean).length).toBeGreaterThan(195);
+    // The same filter a local twin builds from the same keys, byte for byte.
+    const twin = localTwin(options);
+    twin.addAll([...first, ...second]);
+    const opened = await RedisBloomFilter.open(client, 'inserted');
+    expect(await opened.export()).toEqual(twin.serialize());
+    await opened.drop();
+  });
+
+  it('with noCreate only opens: a missing filter is FilterNotFoundError and nothing is created', async () => {
+    await expect(
+      RedisBloomFilter.insert(client, 'not-there', ['a'], {
+        kind: 'standard',
+        capacity: 10,
+        fpr: 0.1,
+        noCreate: true,
+      }),
+    ).rejects.toThrow(/no filter named "not-there"/);
+    expect(await client.exists('bloomkit:{not-there}:meta')).toBe(0);
+    await RedisBloomFilter.create(client, 'there', { kind: 'standard', capacity: 100, fpr: 0.01 });
+    expect(
+      await RedisBloomFilter.insert(client, 'there', ['a', 'a'], {
+        kind: 'standard',
+        capacity: 1,
+        fpr: 0.5,
+        noCreate: true,
+      }),
+    ).toEqual([true, false]);
+    await expect(
+      RedisBloomFilter.insert(client, 'there', ['b'], {
+        kind: 'standard',
+        capacity: 1,
+        fpr: 0.5,
+        noCreate: 'yes' as never,
+      }),
+    ).rejects.toThrow('RedisBloomFilter.insert: noCreate must be true or false, got string yes');
+    await (await RedisBloomFilter.open(client, 'there')).drop();
+  });
+
+  it('refuses a filter of that name with other parameters, adding nothing', async () => {
+    await RedisBloomFilter.create(client, 'other-params', { kind: 'standard', capacity: 100, fpr: 0.01 });
+    await expect(
+      RedisBloomFilter.insert(client, 'other-params', ['x'], { kind: 'standard', capacity: 200, fpr: 0.01 }),
+    ).rejects.toThrow(IncompatibleFiltersError);
+    const opened = await RedisBloomFilter.open(client, 'other-params');
+    expect([await opened.has('x'), await opened.count()]).toEqual([false, 0]);
+    await opened.drop();
+  });
+});
