@@ -21,6 +21,9 @@ export interface RedisConnectionFlags {
  */
 export interface RedisTarget {
   readonly url: URL;
+  /** The server: the URL's host (default 127.0.0.1) and port (default 6379). */
+  readonly host: string;
+  readonly port: number;
   /** The filter's name: the URL's path, decoded (never a database number: that is `?db=N`). */
   readonly name: string;
   readonly cluster: boolean;
@@ -31,9 +34,9 @@ export interface RedisTarget {
   readonly tls: { ca?: Buffer; cert?: Buffer; key?: Buffer } | undefined;
 }
 
-/** `host:port` as the messages name the server. */
-function serverOf(url: URL): string {
-  return `${url.protocol}//${url.hostname || '127.0.0.1'}:${url.port || 6379}`;
+/** The server as messages name it: `redis://host:port`. */
+function serverOf(target: RedisTarget): string {
+  return `${target.url.protocol}//${target.host}:${target.port}`;
 }
 
 export function parseRedisTarget(
@@ -63,6 +66,8 @@ export function parseRedisTarget(
   const password = passwordOf(text, url, flags, env);
   return {
     url,
+    host: url.hostname || '127.0.0.1',
+    port: Number(url.port || 6379),
     name,
     cluster,
     db,
@@ -162,7 +167,6 @@ export async function withRedis<T>(
   ) => Promise<T>,
 ): Promise<T> {
   const { Redis, Cluster, RedisBloomFilter } = await redisModules();
-  const { url } = target;
   const options = {
     ...(target.username === undefined ? {} : { username: target.username }),
     ...(target.password === undefined ? {} : { password: target.password }),
@@ -172,8 +176,7 @@ export async function withRedis<T>(
     maxRetriesPerRequest: 2,
     retryStrategy: () => null,
   };
-  const host = url.hostname || '127.0.0.1';
-  const port = Number(url.port || 6379);
+  const { host, port } = target;
   const client = target.cluster
     ? new Cluster([{ host, port }], { redisOptions: options, clusterRetryStrategy: () => null })
     : new Redis({ host, port, ...options });
@@ -186,7 +189,7 @@ export async function withRedis<T>(
   } catch (error) {
     if (error instanceof CliError) throw error;
     const explained = explainRedisFailure(target, error, failure);
-    if (explained !== undefined) throw new CliError(`${serverOf(url)}: ${explained}`);
+    if (explained !== undefined) throw new CliError(`${serverOf(target)}: ${explained}`);
     throw error;
   } finally {
     client.disconnect();
@@ -219,7 +222,7 @@ export function explainRedisFailure(
   const codes = errors.map((e) => String((e as { code?: unknown }).code ?? ''));
   const messages = errors.map((e) => e.message);
   const has = (pattern: RegExp) => messages.some((m) => pattern.test(m));
-  const where = `${target.url.hostname || '127.0.0.1'}:${target.url.port || 6379}`;
+  const where = `${target.host}:${target.port}`;
   if (codes.includes('ECONNREFUSED') || has(/ECONNREFUSED/)) {
     return `connection refused: no Redis server listens on ${where}`;
   }

@@ -98,11 +98,11 @@ ${REDIS_HELP}`,
         stats: o.stats === true,
       };
       if (o.redis === undefined) {
-        const stray = ['cluster', 'passwordFile', 'tlsCa', 'tlsCert', 'tlsKey'].find(
-          (f) => o[f] !== undefined,
+        const stray = Object.entries(redisFlags(o)).find(
+          ([, value]) => value !== undefined && value !== false,
         );
         if (stray !== undefined) {
-          const flag = `--${stray.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+          const flag = `--${stray[0].replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
           throw new CliError(`dedup: ${flag} applies only with --redis`);
         }
         return exit(await runDedup(options, writer(o)));
