@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { format } from 'node:util';
 
 /**
  * Runs the first ```ts block of a README as a test would: its `import { A, B } from 'pkg'` lines are bound to the
@@ -34,7 +35,8 @@ export async function runQuickStart(
     })
     .join('\n');
   const printed: string[] = [];
-  const log = (...values: unknown[]) => printed.push(values.map(String).join(' '));
+  // As console.log prints them, so an annotation says what a user sees (`[ true, false ]`, not `true,false`).
+  const log = (...values: unknown[]) => printed.push(format(...values));
   const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
     ...args: string[]
   ) => (...values: unknown[]) => Promise<void>;

@@ -1,0 +1,209 @@
+import { spawn } from 'node:child_process';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type RedisProcess, startRedis } from '@bloomkit/testkit/redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The release build as a user meets it: `pnpm release:pack` makes the tarballs, and each one is installed alone
+ * into a fresh project (its @bloomkit dependencies come from the other tarballs, standing in for the registry;
+ * everything else from the registry), then the Quick start of the README it ships is compiled by TypeScript
+ * (`nodenext`, and `bundler` for type checking) and run as ESM and through `require`, printing what its comments say.
+ */
+
+interface Packed {
+  name: string;
+  version: string;
+  file: string;
+  dependencies: Record<string, string>;
+}
+
+const root = new URL('../..', import.meta.url).pathname;
+const work = mkdtempSync(join(tmpdir(), 'bloomkit-packs-'));
+const release = join(work, 'release');
+let manifest: Packed[] = [];
+let redis: RedisProcess;
+
+/** Runs a command without blocking this worker (a long synchronous call starves vitest's own messages). */
+function run(file: string, args: string[], cwd: string, input?: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (status) => {
+      if (status === 0) resolve(stdout);
+      else reject(new Error(`\`${file} ${args.join(' ')}\` in ${cwd} exited ${status}:\n${stdout}${stderr}`));
+    });
+    child.stdin.end(input ?? '');
+  });
+}
+
+beforeAll(async () => {
+  await run(process.execPath, [join(root, 'scripts/release-pack.mjs'), '--out', release], root);
+  manifest = JSON.parse(readFileSync(join(release, 'manifest.json'), 'utf8'));
+  // TypeScript and Node's types for the examples, where every project below finds them (as a user's would).
+  const fromRoot = createRequire(join(root, 'package.json'));
+  mkdirSync(join(work, 'node_modules/@types'), { recursive: true });
+  symlinkSync(
+    realpathSync(join(fromRoot.resolve('typescript/package.json'), '..')),
+    join(work, 'node_modules/typescript'),
+  );
+  symlinkSync(realpathSync(join(root, 'node_modules/@types/node')), join(work, 'node_modules/@types/node'));
+  redis = await startRedis();
+}, 600_000);
+
+afterAll(() => {
+  redis?.kill();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** A fresh project with `name`'s tarball installed alone; the other tarballs stand in for the registry. */
+async function installAlone(entry: Packed): Promise<string> {
+  const dir = join(work, 'projects', entry.name.replace('@bloomkit/', ''));
+  mkdirSync(dir, { recursive: true });
+  const overrides = Object.fromEntries(
+    manifest
+      .filter((other) => other.name !== entry.name)
+      .map((other) => [other.name, `file:${join(release, other.file)}`]),
+  );
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'fresh', private: true, overrides }, null, 2),
+  );
+  await run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--loglevel=error', join(release, entry.file)],
+    dir,
+  );
+  return dir;
+}
+
+/** The @bloomkit packages a package needs, itself included, from the versions the tarballs declare. */
+function closure(name: string, into = new Set<string>()): Set<string> {
+  into.add(name);
+  const entry = manifest.find((other) => other.name === name)!;
+  for (const dependency of Object.keys(entry.dependencies)) {
+    if (dependency.startsWith('@bloomkit/') && !into.has(dependency)) closure(dependency, into);
+  }
+  return into;
+}
+
+/** The README's first ```ts block, and what its `console.log(...) // → x` lines say they print. */
+function quickStart(readme: string): { source: string; expected: string[] } {
+  const match = /```ts\n([\s\S]*?)```/.exec(readme);
+  if (match === null) throw new Error('no ```ts block');
+  const source = match[1]!.replace('port: 6379 }', `port: ${redis.port} }`);
+  const expected = [...source.matchAll(/console\.log\(.*\/\/ → (.*)$/gm)].map((found) => found[1]!.trim());
+  return { source, expected };
+}
+
+/** The same code as a CommonJS module: the imports stay on top (TypeScript makes them `require` calls). */
+function asCommonJs(source: string): string {
+  const imports = [...source.matchAll(/^import [\s\S]*? from '[^']+';$/gm)].map((found) => found[0]);
+  const body = source.replace(/^import [\s\S]*? from '[^']+';$/gm, '');
+  return `${imports.join('\n')}\nvoid (async () => {\n${body}\n})();\n`;
+}
+
+function tsconfig(options: Record<string, unknown>) {
+  return JSON.stringify({
+    compilerOptions: { strict: true, target: 'es2022', skipLibCheck: false, ...options },
+    files: ['example.mts', 'example.cts'],
+  });
+}
+
+describe('pnpm release:pack', () => {
+  it('packs every public package at one version, with real versions for its bloomkit dependencies', async () => {
+    const names = readdirSync(join(root, 'packages'))
+      .map((dir) => JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')))
+      .filter((json) => json.private !== true)
+      .map((json) => json.name as string);
+    expect(manifest.map((entry) => entry.name).sort()).toEqual(names.sort());
+    const versions = new Set(manifest.map((entry) => entry.version));
+    expect(versions.size).toBe(1);
+    const [version] = versions;
+    expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(version).not.toBe('0.0.0');
+    for (const entry of manifest) {
+      for (const [name, range] of Object.entries(entry.dependencies)) {
+        expect(range).not.toMatch(/^workspace:/);
+        if (name.startsWith('@bloomkit/')) expect(range).toBe(version);
+      }
+      // Dependencies come before the packages that need them: the order to publish in.
+      const at = manifest.indexOf(entry);
+      for (const name of Object.keys(entry.dependencies)) {
+        if (name.startsWith('@bloomkit/'))
+          expect(manifest.findIndex((other) => other.name === name)).toBeLessThan(at);
+      }
+      const files = (await run('tar', ['-tzf', join(release, entry.file)], release)).split('\n');
+      expect(files).toEqual(
+        expect.arrayContaining(['package/README.md', 'package/LICENSE', 'package/CHANGELOG.md']),
+      );
+    }
+  });
+
+  const libraries = readdirSync(join(root, 'packages')).filter((dir) => {
+    const json = JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8'));
+    return json.private !== true && json.bin === undefined;
+  });
+
+  it.each(libraries)(
+    '@bloomkit/%s installs alone and its README example runs under ESM, require and TypeScript',
+    async (dir) => {
+      const entry = manifest.find((other) => other.name === `@bloomkit/${dir}`)!;
+      const project = await installAlone(entry);
+      const installed = readdirSync(join(project, 'node_modules/@bloomkit')).map(
+        (name) => `@bloomkit/${name}`,
+      );
+      expect(installed.sort()).toEqual([...closure(entry.name)].sort());
+
+      const { source, expected } = quickStart(
+        readFileSync(join(project, 'node_modules', entry.name, 'README.md'), 'utf8'),
+      );
+      expect(expected.length).toBeGreaterThan(0);
+      writeFileSync(join(project, 'example.mts'), source);
+      writeFileSync(join(project, 'example.cts'), asCommonJs(source));
+      writeFileSync(
+        join(project, 'tsconfig.json'),
+        tsconfig({ module: 'nodenext', moduleResolution: 'nodenext' }),
+      );
+      writeFileSync(
+        join(project, 'tsconfig.bundler.json'),
+        tsconfig({ module: 'esnext', moduleResolution: 'bundler', noEmit: true }),
+      );
+      const tsc = join(work, 'node_modules/typescript/bin/tsc');
+      await run(process.execPath, [tsc, '-p', 'tsconfig.json'], project);
+      await run(process.execPath, [tsc, '-p', 'tsconfig.bundler.json'], project);
+      for (const compiled of ['example.mjs', 'example.cjs']) {
+        const printed = (await run(process.execPath, [compiled], project)).trimEnd().split('\n');
+        expect(printed, compiled).toEqual(expected);
+      }
+    },
+    300_000,
+  );
+
+  it('@bloomkit/cli installs alone and its bin runs', async () => {
+    const entry = manifest.find((other) => other.name === '@bloomkit/cli')!;
+    const project = await installAlone(entry);
+    const bin = join(project, 'node_modules/.bin/bloomkit');
+    expect((await run(bin, ['--version'], project)).trim()).toBe(entry.version);
+    expect(await run(bin, ['dedup'], project, 'b\na\nb\nc\na\n')).toBe('b\na\nc\n');
+  }, 300_000);
+});
