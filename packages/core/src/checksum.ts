@@ -38,6 +38,7 @@ function buildTables(): Int32Array {
 /** Typed arrays use the platform's byte order; reading words directly needs it to be little-endian. */
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
+/** CRC-32C of `bytes`, continuing from `previous` (a result for the bytes before them); algorithm and speed above. */
 export function crc32c(bytes: Uint8Array, previous = 0): number {
   const t = TABLES;
   let crc = ~previous;

@@ -14,6 +14,7 @@ import type { FilterStore } from './storage.js';
 
 /** Allowed counter widths in bits. */
 export type CounterBits = 4 | 8 | 16;
+/** The counter widths a CounterArray takes, smallest first. */
 export const COUNTER_BITS: readonly CounterBits[] = [4, 8, 16];
 
 /**

@@ -18,7 +18,9 @@ export interface FilterHeader {
   readonly kind: number;
   /** The hash seed. */
   readonly seed: number;
+  /** Bytes of the kind's params block (§3). */
   readonly paramsLength: number;
+  /** Bytes of the payload: the bits, counters or nested files after the params. */
   readonly payloadLength: number;
   /** The whole envelope, checksum included. */
   readonly byteLength: number;

@@ -7,11 +7,13 @@ import { describe } from './key.js';
  * `JSON.stringify(filter)` can be stored in a JSON document and read back with the class's `fromJSON`.
  */
 export interface FilterJson {
+  /** Always `'bloomkit'`: what tells this JSON from any other. */
   readonly format: 'bloomkit';
   /** The file's format version. */
   readonly version: number;
   /** The kind's name, as `readHeader` gives it. */
   readonly kind: string;
+  /** The file's bytes (docs/FORMAT.md) in base64, RFC 4648 with padding. */
   readonly base64: string;
 }
 

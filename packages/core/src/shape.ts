@@ -15,8 +15,11 @@ export interface FilterShapeOptions extends SeedOption {
 
 /** A validated shape, seed resolved. */
 export interface ResolvedShape {
+  /** m: an integer in [1, the layout's maxBits], a multiple of the layout's bits unit. */
   readonly bits: number;
+  /** k: an integer in [1, 64]. */
   readonly hashes: number;
+  /** The seed as an unsigned 32-bit integer ('random' already drawn). */
   readonly seed: number;
 }
 
@@ -28,6 +31,7 @@ export interface FilterState<S> {
   readonly count?: number | undefined;
   /** Set by `create`: the capacity (an integer ≥ 1) and target rate (in (0, 1)) it was sized for; both or none. */
   readonly capacity?: number | undefined;
+  /** The target false-positive rate `create` sized it for, with `capacity`. */
   readonly fpr?: number | undefined;
   /**
    * The file the storage is a view of, when a filter is read in place (`deserialize(bytes, { copy: false })`):

@@ -11,8 +11,11 @@ import { describeKinds, kindById, kindByName } from './kinds.js';
 
 /** A filter read from bytes of any kind, with what its header said and its kind's class. */
 export interface AnyDecoded {
+  /** The file's header, as `readHeader` gives it. */
   readonly header: FilterHeader;
+  /** The class of the kind the header names, from the table. */
   readonly Class: FilterClass;
+  /** The filter the file holds, read by that class. */
   readonly filter: BloomFilter;
 }
 

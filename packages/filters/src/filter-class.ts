@@ -23,8 +23,11 @@ export interface FilterClass<F extends BloomFilter = BloomFilter> {
   /** The kind's format record: id, name, class name, layout, counter widths. */
   readonly kind: KindRecord;
   readonly prototype: F;
+  /** A filter sized so that `capacity` keys give a false-positive rate of at most `fpr`. */
   create(capacity: number, fpr: number, options?: CreateOptions): F;
+  /** Reads the kind's file (docs/FORMAT.md); bytes of another kind or corrupt bytes are a FormatError. */
   deserialize(bytes: ByteSource, options?: ReadOptions): F;
+  /** Reads the JSON form (`toJSON`), as a string or a parsed object. */
   fromJSON(json: unknown, options?: ReadOptions): F;
 }
 

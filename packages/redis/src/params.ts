@@ -15,6 +15,7 @@ export const MAX_STRING_BITS: number = 2 ** 32;
 export interface RedisFilterParams {
   /** The kind's name in the table of `@bloomkit/filters` (one Redis can hold, see kinds.ts). */
   readonly kind: string;
+  /** The hash seed, an unsigned 32-bit integer. */
   readonly seed: number;
   /** m: bits (counters for counting). For scalable, of sub-filter 0. */
   readonly bits: number;
@@ -24,12 +25,15 @@ export interface RedisFilterParams {
   readonly counterBits: number;
   /** What `create` sized it for (null when built from bits and hashes). For scalable: n0, the first capacity. */
   readonly capacity: number | null;
+  /** The target rate `create` sized it for (null when built from bits and hashes). For scalable: the total. */
   readonly fpr: number | null;
-  /** Blocked: number of shards and 512-bit blocks per shard (the last shard may hold fewer). */
+  /** Blocked: number of shards, the Redis keys the blocks are spread over. */
   readonly shards: number;
+  /** Blocked: 512-bit blocks per shard (the last shard may hold fewer). */
   readonly shardBlocks: number;
-  /** Scalable: growth g and tightening r. */
+  /** Scalable: growth g, the ratio of each sub-filter's capacity to the one before. */
   readonly growth: number;
+  /** Scalable: tightening r, the ratio of each sub-filter's rate to the one before. */
   readonly tightening: number;
   /** True for a filter with an exception list (bit kinds: one set beside the bits, or beside each shard). */
   readonly exceptions: boolean;

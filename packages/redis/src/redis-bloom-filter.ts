@@ -65,6 +65,7 @@ export interface RedisFilterOptions {
   readonly fpr?: number;
   /** Or an explicit m and k (not for scalable). */
   readonly bits?: number;
+  /** k, with `bits`. */
   readonly hashes?: number;
   /** Hash seed, or 'random' (recommended when untrusted input fills the filter). Default 0. */
   readonly seed?: number | 'random';
@@ -74,6 +75,7 @@ export interface RedisFilterOptions {
   readonly shards?: number;
   /** Scalable: growth in [1.125, 4] (default 1.5) and tightening in (0, 1) (default 0.93). */
   readonly growth?: number;
+  /** Scalable: tightening in (0, 1) (default 0.93). */
   readonly tightening?: number;
   /** Seconds until Redis deletes the filter (EXPIRE on every key); none by default. */
   readonly ttl?: number;
@@ -96,6 +98,7 @@ export interface RedisFilterOptions {
 
 /** What {@link RedisBloomFilter.info} reports. */
 export interface RedisFilterInfo extends RedisFilterParams {
+  /** The filter's name, as given to `create` or `open`. */
   readonly name: string;
   /** Adds that returned true (net of deletes, for counting). */
   readonly count: number;
@@ -129,14 +132,19 @@ export interface RedisFilterInfo extends RedisFilterParams {
  * shards keep working.
  */
 export class RedisBloomFilter {
+  /** The filter's name: its Redis keys are `bloomkit:{NAME}:…`. */
   readonly name: string;
+  /** The kind's name in the table of `@bloomkit/filters`. */
   readonly kind: string;
+  /** The hash seed, an unsigned 32-bit integer. */
   readonly seed: number;
   /** m (counters for counting; of the first sub-filter for scalable). */
   readonly bits: number;
   /** k (of the first sub-filter for scalable). */
   readonly hashes: number;
+  /** Keys `create` sized it for (for scalable: the first sub-filter's); null when built from bits and hashes. */
   readonly capacity: number | null;
+  /** The target rate `create` sized it for; null when built from bits and hashes. */
   readonly fpr: number | null;
   private readonly keys;
   private readonly store: Store;
@@ -145,6 +153,7 @@ export class RedisBloomFilter {
   private constructor(
     private readonly client: RedisClient,
     name: string,
+    /** Everything the meta hash says about the filter, as read when this handle was made. */
     readonly params: RedisFilterParams,
     /** This filter's generation (see keys.ts): its storage keys, and how a handle knows its filter still exists. */
     private readonly generation: number,

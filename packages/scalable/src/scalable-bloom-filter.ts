@@ -90,10 +90,13 @@ export interface ScalableOptions extends SeedOption {
 export class ScalableBloomFilter implements BloomFilter {
   /** The kind's format record. */
   static readonly kind: KindRecord = scalableKind;
+  /** n0: the first sub-filter's capacity. */
   readonly initialCapacity: number;
   /** The target false-positive rate P of the whole filter. */
   readonly fpr: number;
+  /** g: each sub-filter holds about g times the keys of the one before (c_{i+1} = ⌈c_i × g⌉). */
   readonly growth: number;
+  /** r: each sub-filter's error is r times the previous one's. */
   readonly tightening: number;
   readonly seed: number;
   private readonly filters: PartitionedBloomFilter[];

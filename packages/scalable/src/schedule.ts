@@ -115,9 +115,13 @@ export function subFprs(schedule: Schedule, count: number): number[] {
 
 /** What sub-filter i of a schedule is: its capacity and rate, and the m and k that sizing picks for them. */
 export interface SubFilterShape {
+  /** c_i: the keys it is sized for. */
   readonly capacity: number;
+  /** P_i = P·(1 − r)·r^i: its share of the error budget. */
   readonly fpr: number;
+  /** m: its bits. */
   readonly bits: number;
+  /** k: its hashes. */
   readonly hashes: number;
 }
 

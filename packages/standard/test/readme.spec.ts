@@ -10,4 +10,15 @@ describe('README Quick start', () => {
     expect(expected.length).toBeGreaterThan(3);
     expect(printed).toEqual(expected);
   });
+
+  it('saves and loads the three ways as its second example says', async () => {
+    const { printed, expected } = await runQuickStart(
+      new URL('../README.md', import.meta.url).pathname,
+      { '@bloomkit/standard': pkg },
+      {},
+      1,
+    );
+    expect(expected.length).toBe(3);
+    expect(printed).toEqual(expected);
+  });
 });

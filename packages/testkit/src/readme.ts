@@ -10,10 +10,12 @@ export async function runQuickStart(
   readmePath: string,
   modules: Readonly<Record<string, object>>,
   globals: Readonly<Record<string, unknown>> = {},
+  /** Which ```ts block, 0 for the first (the Quick start). */
+  block = 0,
 ): Promise<{ printed: string[]; expected: string[] }> {
   const readme = readFileSync(readmePath, 'utf8');
-  const match = /```ts\n([\s\S]*?)```/.exec(readme);
-  if (match === null) throw new Error(`${readmePath}: no \`\`\`ts block`);
+  const match = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)][block];
+  if (match === undefined) throw new Error(`${readmePath}: no \`\`\`ts block number ${block}`);
   const expected: string[] = [];
   const bindings: string[] = [];
   // Imports may span lines (`import {\n  A,\n  B,\n} from 'pkg';`): each becomes a destructuring of the module.

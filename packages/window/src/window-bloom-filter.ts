@@ -79,6 +79,7 @@ export interface WindowRing {
   readonly newest: number;
   /** Per slice j: keys of the generation that began at it, and when (ms; 0 in a count window). */
   readonly keys: readonly number[];
+  /** Per slice j: when the generation that began at it began (ms; 0 in a count window). */
   readonly starts: readonly number[];
   /** Adds that returned true. */
   readonly count: number;
@@ -120,6 +121,7 @@ export interface WindowReach {
  * key. Nothing is allocated per key.
  */
 export class WindowBloomFilter implements BloomFilter {
+  /** The window kind's format record (kind id 7). */
   static readonly kind: KindRecord = windowKind;
 
   /** k: slices each key sets a bit in. */
