@@ -155,6 +155,22 @@ async function redisModules() {
 }
 
 /**
+ * The ioredis options of a target: its credentials, TLS and database, and a connection that fails fast: no
+ * reconnect (a refused port fails at its first attempt) and at most {@link CONNECT_TIMEOUT_MS} to connect.
+ */
+export function clientOptions(target: RedisTarget) {
+  return {
+    ...(target.username === undefined ? {} : { username: target.username }),
+    ...(target.password === undefined ? {} : { password: target.password }),
+    ...(target.tls === undefined ? {} : { tls: target.tls }),
+    db: target.db,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    maxRetriesPerRequest: 2,
+    retryStrategy: (): null => null,
+  };
+}
+
+/**
  * Connects to the target and runs `use` with the client and the filter class; disconnects afterwards, whatever
  * happens. A connection that fails is reported once (never retried), within {@link CONNECT_TIMEOUT_MS} for a server
  * that does not answer, as one line that says what to do (see {@link explainRedisFailure}).
@@ -167,15 +183,7 @@ export async function withRedis<T>(
   ) => Promise<T>,
 ): Promise<T> {
   const { Redis, Cluster, RedisBloomFilter } = await redisModules();
-  const options = {
-    ...(target.username === undefined ? {} : { username: target.username }),
-    ...(target.password === undefined ? {} : { password: target.password }),
-    ...(target.tls === undefined ? {} : { tls: target.tls }),
-    db: target.db,
-    connectTimeout: CONNECT_TIMEOUT_MS,
-    maxRetriesPerRequest: 2,
-    retryStrategy: () => null,
-  };
+  const options = clientOptions(target);
   const { host, port } = target;
   const client = target.cluster
     ? new Cluster([{ host, port }], { redisOptions: options, clusterRetryStrategy: () => null })

@@ -1,3 +1,4 @@
+export type { FileChunk } from './chunks.js';
 export type { RedisClient } from './client.js';
 export { FilterNotFoundError, RedisFilterError } from './errors.js';
 export { type RedisStorage, redisKindNames } from './kinds.js';

@@ -3,6 +3,7 @@ import {
   type BloomFilter,
   type ByteSource,
   chooseShape,
+  FormatError,
   IncompatibleFiltersError,
   InvalidArgumentError,
   type Key,
@@ -27,6 +28,15 @@ import {
 } from '@bloomkit/scalable';
 import { WindowBloomFilter } from '@bloomkit/window';
 import { BitStore } from './bit-store.js';
+import {
+  chunksOf,
+  dropStaging,
+  type FileChunk,
+  formatCursor,
+  parseCursor,
+  stageChunk,
+  stagedProgress,
+} from './chunks.js';
 import { type RedisClient, runScript, script } from './client.js';
 import { CounterStore } from './counter-store.js';
 import { FilterNotFoundError, filterGone, RedisFilterError } from './errors.js';
@@ -312,6 +322,59 @@ export class RedisBloomFilter {
     return filter;
   }
 
+  /**
+   * Stages one chunk of {@link exportChunks} for the filter `name` (RedisBloom's `BF.LOADCHUNK`): send the chunks in
+   * order, from any process; a chunk sent twice is ignored, a chunk past a gap is refused (InvalidArgumentError).
+   * Resolves to the filter once the last chunk is in, the assembled file matches the cursors' CRC-32C and
+   * {@link import} has created it (with `options`); to undefined before. A corrupt chunk is found at the end: a
+   * ChecksumMismatchError, and the staged bytes are discarded. A name that exists is an IncompatibleFiltersError.
+   * Where an interrupted import stands: {@link importProgress}. The staged bytes live in Redis beside the filter's
+   * slot until the end (the file once more, briefly, while it is imported), and an import without a chunk for a
+   * day expires.
+   */
+  static async importChunk(
+    client: RedisClient,
+    name: string,
+    cursor: string,
+    bytes: Uint8Array,
+    options: { readonly shards?: number; readonly ttl?: number } = {},
+  ): Promise<RedisBloomFilter | undefined> {
+    const where = 'RedisBloomFilter.importChunk';
+    checkName(where, name);
+    const chunk = parseCursor(where, 'cursor', cursor);
+    if (!(bytes instanceof Uint8Array)) {
+      throw new InvalidArgumentError(`${where}: bytes must be a Uint8Array, got ${typeof bytes}`);
+    }
+    if ((await client.exists(metaKey(name))) === 1) {
+      throw new IncompatibleFiltersError(
+        `${where}: a filter named ${JSON.stringify(name)} exists; drop it first`,
+      );
+    }
+    const file = await stageChunk(where, client, name, chunk, bytes);
+    if (file === undefined) return undefined;
+    let filter: RedisBloomFilter;
+    try {
+      filter = await RedisBloomFilter.import(client, name, file, options);
+    } catch (error) {
+      // Bytes that are no valid file stay invalid: discard them. Anything else (the connection) may be retried.
+      if (error instanceof FormatError || error instanceof InvalidArgumentError)
+        await dropStaging(client, name, chunk);
+      throw error;
+    }
+    await dropStaging(client, name, chunk);
+    return filter;
+  }
+
+  /**
+   * The cursor of the bytes an unfinished {@link importChunk} into `name` holds so far, or undefined when none is
+   * under way: pass it as `after` to {@link exportChunks} to resume a transfer that stopped.
+   */
+  static async importProgress(client: RedisClient, name: string): Promise<string | undefined> {
+    checkName('RedisBloomFilter.importProgress', name);
+    const staged = await stagedProgress(client, name);
+    return staged === undefined ? undefined : formatCursor(staged);
+  }
+
   /** Test-and-add: true when `key` was new. Atomic: of N clients adding one new key at once, exactly one gets true. */
   async add(key: Key): Promise<boolean> {
     return (await this.store.addMany([key]))[0]!;
@@ -422,6 +485,21 @@ export class RedisBloomFilter {
   /** {@link export} as parts to write in order, for filters past one Uint8Array (4 GiB). */
   async exportParts(): Promise<Uint8Array[]> {
     return (await this.toLocal()).serializeParts();
+  }
+
+  /**
+   * {@link export} in chunks of `chunkBytes` (default 4 MiB), each with a cursor, for a transfer that may stop and
+   * resume (RedisBloom's `BF.SCANDUMP`): save the cursor of the last chunk you stored, and pass it as `after` to a
+   * later call (from any process) to go on from there. The filter is read once per call (as `export` reads it);
+   * if it changed since `after` was given, the call throws an IncompatibleFiltersError rather than mix two
+   * versions. Feed the chunks to {@link RedisBloomFilter.importChunk}, or write them to a file in order.
+   */
+  async *exportChunks(
+    options: { readonly after?: string | undefined; readonly chunkBytes?: number | undefined } = {},
+  ): AsyncGenerator<FileChunk, void, undefined> {
+    const where = 'RedisBloomFilter.exportChunks';
+    if (options.after !== undefined) parseCursor(where, 'after', options.after);
+    yield* chunksOf(where, await this.exportParts(), options);
   }
 
   /** Parameters, count, storage keys and size (each string's 4-byte guard included), TTL. */
