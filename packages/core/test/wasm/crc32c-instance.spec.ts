@@ -1,0 +1,68 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { crc32cJavaScript } from '../../src/checksum.js';
+import { decodeBase64, instantiateCrc32c } from '../../src/wasm/crc32c-instance.js';
+
+describe('decodeBase64', () => {
+  it('decodes what Buffer encodes, at every padding', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 100 }), (bytes) => {
+        expect(decodeBase64(Buffer.from(bytes).toString('base64'))).toEqual(bytes);
+      }),
+    );
+  });
+});
+
+describe('instantiateCrc32c', () => {
+  it('gives undefined where WebAssembly is missing, so crc32c stays on the JavaScript loop', () => {
+    const saved = globalThis.WebAssembly;
+    delete (globalThis as { WebAssembly?: unknown }).WebAssembly;
+    try {
+      expect(instantiateCrc32c(new Int32Array(4096))).toBeUndefined();
+    } finally {
+      (globalThis as { WebAssembly?: unknown }).WebAssembly = saved;
+    }
+  });
+
+  it('gives undefined where compiling is refused (as under a Content-Security-Policy), and a function otherwise', () => {
+    const saved = WebAssembly.Module;
+    (WebAssembly as { Module: unknown }).Module = () => {
+      throw new Error('WebAssembly.Module(): Refused to compile or instantiate WebAssembly module');
+    };
+    try {
+      expect(instantiateCrc32c(new Int32Array(4096))).toBeUndefined();
+    } finally {
+      (WebAssembly as { Module: unknown }).Module = saved;
+    }
+    expect(typeof instantiateCrc32c(new Int32Array(4096))).toBe('function');
+  });
+
+  it('continues a CRC across calls as the JavaScript loop does', () => {
+    const tables = new Int32Array(4096);
+    // The real tables, read back through the JavaScript loop: table 0 entry n is the CRC step of byte n.
+    const crc = instantiateCrc32c(tablesOfJavaScript(tables))!;
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 1, maxLength: 3000 }), fc.nat(0xffffffff), (bytes, previous) => {
+        expect(crc(bytes, previous)).toBe(crc32cJavaScript(bytes, previous));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+/** Builds the slicing-by-16 tables as checksum.ts does (table k at k·256), into `tables`. */
+function tablesOfJavaScript(tables: Int32Array): Int32Array {
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let bit = 0; bit < 8; bit++) c = c & 1 ? (c >>> 1) ^ 0x82f63b78 : c >>> 1;
+    tables[n] = c;
+  }
+  for (let n = 0; n < 256; n++) {
+    let c = tables[n]!;
+    for (let k = 1; k < 16; k++) {
+      c = tables[c & 0xff]! ^ (c >>> 8);
+      tables[k * 256 + n] = c;
+    }
+  }
+  return tables;
+}
