@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { COMPARED, MEMORY_FPR, memoryOverRange } from '../../apps/bench/src/scalable-memory.js';
 
 /**
  * The READMEs' measured numbers are the results files' numbers: each table or sentence that quotes a benchmark
@@ -25,7 +26,11 @@ function numbers(text: string): string[] {
 function table(text: string, heading = ''): string[][] {
   const from = heading === '' ? 0 : text.indexOf(heading);
   if (from < 0) throw new Error(`no "${heading}"`);
-  const lines = text.slice(from).split('\n');
+  // Tables may be indented (inside a list item).
+  const lines = text
+    .slice(from)
+    .split('\n')
+    .map((line) => line.trimStart());
   const start = lines.findIndex((line) => line.startsWith('|'));
   const rows: string[][] = [];
   for (const line of lines.slice(start + 2)) {
@@ -107,5 +112,27 @@ describe("the CLI README's dedup table", () => {
         expect(inRow || everywhere.includes(value), `${row[0]}: ${value}`).toBe(true);
       }
     });
+  });
+});
+
+describe("the scalable README's memory table", () => {
+  it('is what `pnpm bench --scalable-memory` computes from the schedules', () => {
+    const readme = read('packages/scalable/README.md');
+    expect(readme).toContain('`pnpm bench --scalable-memory`');
+    const rows = table(readme, '| growth, tightening |');
+    expect(rows.length).toBe(COMPARED.length);
+    const x = (value: number) => `${value.toFixed(2)}×`;
+    for (const [growth, tightening] of COMPARED) {
+      const row = rows.find((cells) => cells[0]!.startsWith(`${growth}, ${tightening}`));
+      expect(row, `${growth}, ${tightening}`).toBeDefined();
+      const [from100, from1000] = [100, 1000].map((initialCapacity) =>
+        memoryOverRange({ initialCapacity, fpr: MEMORY_FPR, growth, tightening }),
+      );
+      expect(row!.slice(1)).toEqual([
+        `${x(from100!.geometricMean)}, ${x(from100!.worst)}`,
+        `${x(from1000!.geometricMean)}, ${x(from1000!.worst)}`,
+        String(from1000!.subFiltersAtMillion),
+      ]);
+    }
   });
 });
