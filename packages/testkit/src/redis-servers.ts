@@ -156,11 +156,28 @@ export async function startSingle(): Promise<{
  */
 export async function startCluster(
   nodes = 3,
-  options: { maxmemory?: string } = {},
+  options: {
+    maxmemory?: string;
+    /**
+     * Every node's `requirepass` (the default user's password, which the set-up commands use) and more server
+     * options (ACL users); the returned client connects as the default user unless `clientUser` names another.
+     */
+    auth?: { password: string; args?: readonly string[]; clientUser?: { user: string; password: string } };
+  } = {},
 ): Promise<{ servers: RedisProcess[]; client: Cluster; stop: () => Promise<void> }> {
+  const { auth, ...serverOptions } = options;
   const servers = await Promise.all(
-    Array.from({ length: nodes }, () => startRedis({ cluster: true, ...options })),
+    Array.from({ length: nodes }, () =>
+      startRedis({
+        cluster: true,
+        ...serverOptions,
+        ...(auth === undefined
+          ? {}
+          : { args: ['--requirepass', auth.password, ...(auth.args ?? [])], password: auth.password }),
+      }),
+    ),
   );
+  const cliAuth = auth === undefined ? [] : ['--no-auth-warning', '-a', auth.password];
   const stop = async () => {
     for (const server of servers) server.kill();
   };
@@ -168,6 +185,7 @@ export async function startCluster(
     execFileSync(
       'redis-cli',
       [
+        ...cliAuth,
         '--cluster',
         'create',
         ...servers.map((s) => `127.0.0.1:${s.port}`),
@@ -180,7 +198,7 @@ export async function startCluster(
     const deadline = Date.now() + 20_000;
     for (const server of servers) {
       for (;;) {
-        const info = execFileSync('redis-cli', ['-p', String(server.port), 'cluster', 'info'], {
+        const info = execFileSync('redis-cli', [...cliAuth, '-p', String(server.port), 'cluster', 'info'], {
           encoding: 'utf8',
         });
         if (info.includes('cluster_state:ok')) break;
@@ -194,7 +212,17 @@ export async function startCluster(
   }
   const client = new Cluster(
     servers.map((s) => ({ host: '127.0.0.1', port: s.port })),
-    { clusterRetryStrategy: () => null, redisOptions: { maxRetriesPerRequest: 1 } },
+    {
+      clusterRetryStrategy: () => null,
+      redisOptions: {
+        maxRetriesPerRequest: 1,
+        ...(auth === undefined
+          ? {}
+          : auth.clientUser === undefined
+            ? { password: auth.password }
+            : { username: auth.clientUser.user, password: auth.clientUser.password }),
+      },
+    },
   );
   return {
     servers,
