@@ -39,8 +39,11 @@ export { checkAllocation, readDeserializeOptions, readOptions, resolveSeed } fro
 export { getUint64, MIN_ENVELOPE_BYTES, setUint64 } from './format.js';
 /** The JSON form (`{ format, version, kind, base64 }`) from and to a file's bytes. Counting, scalable. */
 export { fromFilterJson, toFilterJson } from './json.js';
-/** A key's MurmurHash3 x86_128 into four int32 words, the key checked. Kinds that hash outside the engine. */
-export { hashInto } from './murmur3.js';
+/**
+ * A key's MurmurHash3 x86_128 into four int32 words, the key checked (kinds that hash outside the engine), and the
+ * same of a key's bytes where they lie in a larger buffer (the CLI's lines, hashed in the read buffer).
+ */
+export { hashInto, hashRangeInto } from './murmur3.js';
 /** MurmurHash3 x86_128 of a key given in pieces, equal to the hash of the whole. The CLI's long lines. */
 export { Murmur3Stream } from './murmur3-stream.js';
 /** A constructor's shape options and state (storage, counts), and how they are planned and checked. Counting. */

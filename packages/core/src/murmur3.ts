@@ -56,23 +56,46 @@ export function hashInto(key: unknown, seed: number, out: Int32Array, where: str
   if (typeof key === 'string') {
     if (!hashAsciiString(key, seed, out, at)) {
       const utf8 = encodeUtf8(key);
-      hashBytes(utf8.bytes, utf8.length, seed, out, at);
+      hashBytes(utf8.bytes, 0, utf8.length, seed, out, at);
     }
   } else if (key instanceof Uint8Array) {
-    hashBytes(key, key.length, seed, out, at);
+    hashBytes(key, 0, key.length, seed, out, at);
   } else {
     assertKey(key, where);
   }
 }
 
-/** Hashes the first `length` bytes of `bytes`. */
-function hashBytes(bytes: Uint8Array, length: number, seed: number, out: Int32Array, at: number): void {
+/**
+ * The hash of the key `bytes[start, end)`, where it lies (a line in a read buffer: no copy, no view), into
+ * `out[0..3]`, as {@link hashInto} writes it for the same bytes as a key. For callers that checked the range and the
+ * seed (0 ≤ start ≤ end ≤ bytes.length, seed an unsigned 32-bit integer): nothing is checked here.
+ */
+export function hashRangeInto(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  seed: number,
+  out: Int32Array,
+): void {
+  hashBytes(bytes, start, end, seed, out, 0);
+}
+
+/** Hashes the bytes [start, end) of `bytes`. */
+function hashBytes(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  seed: number,
+  out: Int32Array,
+  at: number,
+): void {
+  const length = end - start;
   let h1 = seed;
   let h2 = seed;
   let h3 = seed;
   let h4 = seed;
-  const blockEnd = length - (length & 15);
-  for (let i = 0; i < blockEnd; i += 16) {
+  const blockEnd = end - (length & 15);
+  for (let i = start; i < blockEnd; i += 16) {
     let k1 = bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24);
     let k2 = bytes[i + 4]! | (bytes[i + 5]! << 8) | (bytes[i + 6]! << 16) | (bytes[i + 7]! << 24);
     let k3 = bytes[i + 8]! | (bytes[i + 9]! << 8) | (bytes[i + 10]! << 16) | (bytes[i + 11]! << 24);

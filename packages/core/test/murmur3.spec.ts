@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import murmurReference from 'murmurhash3js-revisited';
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../src/errors.js';
-import { murmur3x86_128, murmur3x86_128Into } from '../src/murmur3.js';
+import { hashInto, hashRangeInto, murmur3x86_128, murmur3x86_128Into } from '../src/murmur3.js';
 
 const utf8 = new TextEncoder();
 
@@ -100,5 +100,31 @@ describe('murmur3x86_128', () => {
     for (const seed of [-1, 2 ** 32, 1.5, Number.NaN]) {
       expect(() => murmur3x86_128('a', seed)).toThrow(/seed must be an integer in \[0, 2\^32 - 1\]/);
     }
+  });
+});
+
+describe('hashRangeInto', () => {
+  it('hashes bytes where they lie as hashInto hashes them as a key, and agrees with the reference', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 80 }),
+        fc.nat(40),
+        fc.nat(40),
+        fc.nat(0xffffffff),
+        (bytes, before, after, seed) => {
+          // The key inside a larger buffer, with bytes on both sides that must not be read.
+          const buffer = new Uint8Array(before + bytes.length + after).fill(0xa5);
+          buffer.set(bytes, before);
+          const inPlace = new Int32Array(4);
+          hashRangeInto(buffer, before, before + bytes.length, seed, inPlace);
+          const asKey = new Int32Array(4);
+          hashInto(bytes, seed, asKey, 'test');
+          expect(inPlace).toEqual(asKey);
+          const hex = [...inPlace].map((word) => (word >>> 0).toString(16).padStart(8, '0')).join('');
+          expect(hex).toBe(reference(bytes, seed));
+        },
+      ),
+      { numRuns: 2_000 },
+    );
   });
 });

@@ -4,8 +4,8 @@ import { CapacityWatch } from '../capacity.js';
 import { CliError, EXIT } from '../errors.js';
 import { readFilterFile, writeFilterFile } from '../files.js';
 import { type AnyFilter, createFilter, type FilterSpec, kindName } from '../filters.js';
-import { KeyView } from '../key-view.js';
 import { withInput } from '../keys.js';
+import { LineAdder } from '../line-adder.js';
 import { forEachLine, LF, NUL } from '../lines.js';
 import { type WriterOptions, withLockedFile } from '../locked-file.js';
 import { LongLineDedup } from '../long-line.js';
@@ -78,7 +78,7 @@ async function dedup(
   let lines = 0;
   let written = 0;
   const separator = options.nul ? NUL : LF;
-  const keys = new KeyView();
+  const lineAdder = new LineAdder(filter);
   const long = new LongLineDedup(filter, out, (isNew) => {
     lines++;
     if (isNew) {
@@ -94,7 +94,7 @@ async function dedup(
           input,
           separator,
           (chunk, start, end, next) => {
-            if (filter.add(keys.of(chunk, start, end))) {
+            if (lineAdder.add(chunk, start, end)) {
               out.bytes(chunk, start, next);
               written++;
               watch.check(filter.count);
