@@ -1,4 +1,5 @@
 import type { Key } from '@bloomkit/core';
+import { hashRangeInto } from '@bloomkit/core/internal';
 import { CapacityWatch } from '../capacity.js';
 import { CliError, EXIT } from '../errors.js';
 import { readFilterFile, writeFilterFile } from '../files.js';
@@ -20,6 +21,12 @@ export interface KeyedOptions extends KeySource {
 export interface KeyedOperation {
   readonly name: 'add' | 'has' | 'delete' | 'except' | 'unexcept';
   apply(filter: AnyFilter, key: Key): boolean;
+  /**
+   * The same answer from the key's hash with the filter's seed (`addHash`, `hasHash`), so that keys read from input
+   * are hashed where they lie in the read buffer. Used only for a filter that has both (not an exceptions file,
+   * whose list needs the key itself).
+   */
+  applyHash?(filter: AnyFilter, hash: Int32Array): boolean;
   /** The filter the keys go to, from the file's (for `except`: the file's filter with an exception list). */
   prepare?(filter: AnyFilter): AnyFilter;
   readonly yes: string;
@@ -66,13 +73,20 @@ async function answerKeys(
   const progress = new Progress(options.quiet);
   const watch = operation.name === 'add' ? CapacityWatch.of(filter, label) : undefined;
   const view = new KeyView();
+  const byHash = hashable(filter) ? operation.applyHash : undefined;
+  const hash = new Int32Array(4);
   let keys = 0;
   let no = 0;
-  const answer = (key: Key): boolean => {
-    const yes = operation.apply(filter, key);
+  const tally = (yes: boolean): boolean => {
     if (!yes) no++;
     if (++keys % 65536 === 0) progress.tick(keys, filter);
     return yes;
+  };
+  const answer = (key: Key): boolean => tally(operation.apply(filter, key));
+  const answerBytes = (chunk: Uint8Array, start: number, end: number): boolean => {
+    if (byHash === undefined) return answer(view.of(chunk, start, end));
+    hashRangeInto(chunk, start, end, filter.seed, hash);
+    return tally(byHash(filter, hash));
   };
   await visitKeys(
     options,
@@ -87,7 +101,7 @@ async function answerKeys(
         }
       },
       bytes(chunk, start, end) {
-        const yes = answer(view.of(chunk, start, end));
+        const yes = answerBytes(chunk, start, end);
         watch?.check(filter.count);
         if (options.verbose) {
           out.bytes(chunk, start, end);
@@ -119,6 +133,7 @@ async function answerKeys(
 export const ADD: KeyedOperation = {
   name: 'add',
   apply: (filter, key) => !filter.add(key),
+  applyHash: (filter, hash) => !filter.addHash(hash),
   yes: 'present',
   no: 'added',
   writes: true,
@@ -132,6 +147,7 @@ export const ADD_TESTED: KeyedOperation = { ...ADD, status: 'answers' };
 export const HAS: KeyedOperation = {
   name: 'has',
   apply: (filter, key) => filter.has(key),
+  applyHash: (filter, hash) => filter.hasHash(hash),
   yes: 'present',
   no: 'absent',
   writes: false,
@@ -187,3 +203,9 @@ export const UNEXCEPT: KeyedOperation = {
   writes: true,
   status: 'answers',
 };
+
+/** True when the filter takes keys by hash (every kind but an exceptions file, whose list needs the key itself). */
+function hashable(filter: AnyFilter): boolean {
+  const methods = filter as { addHash?: unknown; hasHash?: unknown };
+  return typeof methods.addHash === 'function' && typeof methods.hasHash === 'function';
+}
