@@ -24,7 +24,8 @@ const POLYNOMIAL = 0x82f63b78;
 /** Table k (k = 0..15) at [k·256, (k + 1)·256): table 0 is the byte-at-a-time table, table k advances k more bytes. */
 const TABLES: Int32Array = buildTables();
 
-function buildTables(): Int32Array {
+/** The 16 slicing tables (see {@link TABLES}); the WebAssembly module gets a copy, and so do its tests. */
+export function buildTables(): Int32Array {
   const tables = new Int32Array(16 * 256);
   for (let n = 0; n < 256; n++) {
     let c = n;

@@ -1,5 +1,5 @@
 import { ChecksumMismatchError, IncompatibleFiltersError, InvalidArgumentError } from '@bloomkit/core';
-import { urlKeys } from '@bloomkit/testkit';
+import { concat, urlKeys } from '@bloomkit/testkit';
 import { startCluster, startSingle } from '@bloomkit/testkit/redis';
 import fc from 'fast-check';
 import type { Cluster, Redis } from 'ioredis';
@@ -14,16 +14,6 @@ beforeAll(async () => {
   ({ client, stop } = await startSingle());
 });
 afterAll(async () => stop?.());
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
-}
 
 async function collect(iterable: AsyncIterable<FileChunk>, stopAfter = Number.POSITIVE_INFINITY) {
   const chunks: FileChunk[] = [];
