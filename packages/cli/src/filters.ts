@@ -107,3 +107,12 @@ export function exceptionsOf(filter: AnyFilter): ExceptionFilter | undefined {
 export function withExceptions(filter: AnyFilter): ExceptionFilter {
   return exceptionsOf(filter) ?? ExceptionFilter.wrap(filter);
 }
+
+/**
+ * True when the filter takes keys already hashed (`addHash`, `hasHash`), so the CLI can hash input keys where they
+ * lie in its read buffer: every kind but an exceptions file, whose list needs the key itself.
+ */
+export function takesHashes(filter: AnyFilter): boolean {
+  const methods = filter as { addHash?: unknown; hasHash?: unknown };
+  return typeof methods.addHash === 'function' && typeof methods.hasHash === 'function';
+}

@@ -1,5 +1,5 @@
 import { hashRangeInto } from '@bloomkit/core/internal';
-import type { AnyFilter } from './filters.js';
+import { type AnyFilter, takesHashes } from './filters.js';
 import { KeyView } from './key-view.js';
 
 /**
@@ -14,7 +14,7 @@ export class LineAdder {
   private readonly inPlace: boolean;
 
   constructor(private readonly filter: AnyFilter) {
-    this.inPlace = typeof (filter as { addHash?: unknown }).addHash === 'function';
+    this.inPlace = takesHashes(filter);
   }
 
   /** `filter.add` of the line `chunk[start, end)`: true when it was new. */

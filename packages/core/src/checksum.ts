@@ -62,10 +62,16 @@ let wasm: Crc32cFunction | null | undefined;
  */
 export function crc32c(bytes: Uint8Array, previous = 0): number {
   if (bytes.length >= WASM_FROM_BYTES && backend === 'auto') {
-    if (wasm === undefined) wasm = instantiateCrc32c(TABLES) ?? null;
-    if (wasm !== null) return wasm(bytes, previous);
+    const fast = loadedWasm();
+    if (fast !== null) return fast(bytes, previous);
   }
   return crc32cJavaScript(bytes, previous);
+}
+
+/** The WebAssembly function, compiled on first use; null where it does not load (then never tried again). */
+function loadedWasm(): Crc32cFunction | null {
+  if (wasm === undefined) wasm = instantiateCrc32c(TABLES) ?? null;
+  return wasm;
 }
 
 /**
@@ -82,8 +88,7 @@ export function setChecksumBackend(choice: ChecksumBackend): ChecksumBackend {
 /** Which implementation a large input runs on now: 'webassembly', or 'javascript' when forced or unavailable. */
 export function checksumBackend(): 'webassembly' | 'javascript' {
   if (backend !== 'auto') return 'javascript';
-  if (wasm === undefined) wasm = instantiateCrc32c(TABLES) ?? null;
-  return wasm === null ? 'javascript' : 'webassembly';
+  return loadedWasm() === null ? 'javascript' : 'webassembly';
 }
 
 /** The JavaScript slicing-by-16 loop: {@link crc32c} below 1 KiB, and wherever WebAssembly does not load. */

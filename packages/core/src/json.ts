@@ -83,7 +83,7 @@ export function encodeBase64(bytes: Uint8Array): string {
 }
 
 /** RFC 4648 base64 with padding; anything else (other characters, a bad length or padding) is a FormatError. */
-export function decodeBase64(where: string, text: string): Uint8Array {
+export function decodeBase64(where: string, text: string): Uint8Array<ArrayBuffer> {
   if (text.length % 4 !== 0)
     throw new FormatError(`${where}: base64 length must be a multiple of 4, got ${text.length}`);
   const pad = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;

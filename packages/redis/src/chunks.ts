@@ -46,7 +46,7 @@ const SEGMENT_BYTES = 256 * 1024 * 1024;
 const CURSOR = /^bk1:(\d{1,16}):(\d{1,16}):([0-9a-f]{8})$/;
 
 export function formatCursor({ end, length, crc }: Cursor): string {
-  return `bk1:${end}:${length}:${crc.toString(16).padStart(8, '0')}`;
+  return `bk1:${end}:${length}:${hex(crc)}`;
 }
 
 /** Parses a cursor; anything else is an InvalidArgumentError naming `parameter`. */
@@ -80,7 +80,7 @@ export function* chunksOf(
   let at = 0;
   if (options.after !== undefined) {
     const after = parseCursor(where, 'after', options.after);
-    if (after.length !== length || after.crc !== crc) {
+    if (!sameFile(after, { length, crc })) {
       throw new IncompatibleFiltersError(
         `${where}: the filter changed since cursor ${options.after} was given (its file is now ${length} bytes, CRC-32C ${hex(crc)}); export again from the start`,
       );
@@ -177,13 +177,13 @@ export async function stageChunk(
     );
   }
   let staged = cursorOfFields(where, name, await client.hgetall(keys.progress));
-  if (start === 0 && (staged === undefined || staged.length !== chunk.length || staged.crc !== chunk.crc)) {
+  if (start === 0 && (staged === undefined || !sameFile(staged, chunk))) {
     // The first chunk of a file: a new import, replacing an unfinished one of another file.
     await dropStaging(client, name, staged);
     staged = { end: 0, length: chunk.length, crc: chunk.crc };
     await client.hset(keys.progress, 'length', chunk.length, 'crc', hex(chunk.crc), 'received', 0);
   }
-  if (staged === undefined || staged.length !== chunk.length || staged.crc !== chunk.crc) {
+  if (staged === undefined || !sameFile(staged, chunk)) {
     throw new InvalidArgumentError(
       `${where}: no import of this file is under way for ${JSON.stringify(name)}${staged === undefined ? '' : ` (one of another file is: ${formatCursor(staged)})`}; start from the first chunk`,
     );
@@ -208,16 +208,11 @@ export async function stageChunk(
     }
     await client.hset(keys.progress, 'received', chunk.end);
   }
-  const segments = Math.ceil(chunk.length / SEGMENT_BYTES);
-  await Promise.all(
-    [keys.progress, ...Array.from({ length: segments }, (_, i) => keys.segment(i))].map((key) =>
-      client.expire(key, STAGING_TTL_SECONDS),
-    ),
-  );
+  await Promise.all(stagingKeyList(name, chunk.length).map((key) => client.expire(key, STAGING_TTL_SECONDS)));
   if (Math.max(chunk.end, staged.end) < chunk.length) return undefined;
 
   const parts: Uint8Array[] = [];
-  for (let i = 0; i < segments; i++) {
+  for (let i = 0; i * SEGMENT_BYTES < chunk.length; i++) {
     parts.push(
       await readBytes(client, keys.segment(i), Math.min(SEGMENT_BYTES, chunk.length - i * SEGMENT_BYTES)),
     );
@@ -238,11 +233,19 @@ export async function dropStaging(
   name: string,
   staged: Cursor | undefined,
 ): Promise<void> {
+  await Promise.all(stagingKeyList(name, staged?.length ?? 0).map((key) => client.del(key)));
+}
+
+/** Every staging key of an import of a file of `length` bytes into `name`: the progress hash and the segments. */
+function stagingKeyList(name: string, length: number): string[] {
   const keys = stagingKeys(name);
-  const segments = staged === undefined ? 0 : Math.ceil(staged.length / SEGMENT_BYTES);
-  await Promise.all(
-    [keys.progress, ...Array.from({ length: segments }, (_, i) => keys.segment(i))].map((key) =>
-      client.del(key),
-    ),
-  );
+  return [
+    keys.progress,
+    ...Array.from({ length: Math.ceil(length / SEGMENT_BYTES) }, (_, i) => keys.segment(i)),
+  ];
+}
+
+/** True when two cursors name the same file (length and checksum). */
+function sameFile(a: Pick<Cursor, 'length' | 'crc'>, b: Pick<Cursor, 'length' | 'crc'>): boolean {
+  return a.length === b.length && a.crc === b.crc;
 }

@@ -3,7 +3,7 @@ import { hashRangeInto } from '@bloomkit/core/internal';
 import { CapacityWatch } from '../capacity.js';
 import { CliError, EXIT } from '../errors.js';
 import { readFilterFile, writeFilterFile } from '../files.js';
-import { type AnyFilter, exceptionsOf, kindName, withExceptions } from '../filters.js';
+import { type AnyFilter, exceptionsOf, kindName, takesHashes, withExceptions } from '../filters.js';
 import { KeyView } from '../key-view.js';
 import { type KeySource, visitKeys } from '../keys.js';
 import { type WriterOptions, withLockedFile } from '../locked-file.js';
@@ -73,7 +73,7 @@ async function answerKeys(
   const progress = new Progress(options.quiet);
   const watch = operation.name === 'add' ? CapacityWatch.of(filter, label) : undefined;
   const view = new KeyView();
-  const byHash = hashable(filter) ? operation.applyHash : undefined;
+  const byHash = takesHashes(filter) ? operation.applyHash : undefined;
   const hash = new Int32Array(4);
   let keys = 0;
   let no = 0;
@@ -203,9 +203,3 @@ export const UNEXCEPT: KeyedOperation = {
   writes: true,
   status: 'answers',
 };
-
-/** True when the filter takes keys by hash (every kind but an exceptions file, whose list needs the key itself). */
-function hashable(filter: AnyFilter): boolean {
-  const methods = filter as { addHash?: unknown; hasHash?: unknown };
-  return typeof methods.addHash === 'function' && typeof methods.hasHash === 'function';
-}

@@ -1,3 +1,4 @@
+import { decodeBase64 } from '../json.js';
 import { CRC32C_WASM } from './crc32c-wasm.js';
 
 /** Where crc32c.wat's window starts in its memory, and its size: the bytes are copied in this much at a time. */
@@ -16,7 +17,7 @@ export type Crc32cFunction = (bytes: Uint8Array, previous: number) => number;
 export function instantiateCrc32c(tables: Int32Array): Crc32cFunction | undefined {
   let exports: WebAssembly.Exports;
   try {
-    const module = new WebAssembly.Module(decodeBase64(CRC32C_WASM));
+    const module = new WebAssembly.Module(decodeBase64('crc32c.wat', CRC32C_WASM));
     exports = new WebAssembly.Instance(module, {}).exports;
   } catch {
     return undefined;
@@ -33,24 +34,4 @@ export function instantiateCrc32c(tables: Int32Array): Crc32cFunction | undefine
     }
     return crc >>> 0;
   };
-}
-
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-/** Standard base64 (RFC 4648, padded) to bytes, without `atob` or `Buffer`, so it runs in any JavaScript. */
-export function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
-  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
-  const out = new Uint8Array((text.length / 4) * 3 - padding);
-  let bits = 0;
-  let count = 0;
-  let at = 0;
-  for (let i = 0; i < text.length - padding; i++) {
-    bits = (bits << 6) | BASE64.indexOf(text[i]!);
-    count += 6;
-    if (count >= 8) {
-      count -= 8;
-      out[at++] = (bits >>> count) & 0xff;
-    }
-  }
-  return out;
 }
