@@ -8,17 +8,29 @@ const root = new URL('../..', import.meta.url).pathname;
 const prefix = mkdtempSync(join(tmpdir(), 'bloomkit-global-'));
 afterAll(() => rmSync(prefix, { recursive: true, force: true }));
 
-function run(file: string, args: string[], input = ''): Promise<{ status: number | null; stdout: string }> {
+function run(
+  file: string,
+  args: string[],
+  input?: string,
+): Promise<{ status: number | null; stdout: string }> {
   return new Promise((resolve, reject) => {
     // npm_config_prefix stands in for the user's global prefix, so the test installs nothing outside its folder.
-    const child = spawn(file, args, { cwd: root, env: { ...process.env, npm_config_prefix: prefix } });
+    // stdin is a pipe only when there is input: a child that exits without reading it would fail the write (EPIPE).
+    const child = spawn(file, args, {
+      cwd: root,
+      env: { ...process.env, npm_config_prefix: prefix },
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
     });
     child.on('error', reject);
     child.on('close', (status) => resolve({ status, stdout }));
-    child.stdin.end(input);
+    if (input !== undefined) {
+      child.stdin!.on('error', reject);
+      child.stdin!.end(input);
+    }
   });
 }
 

@@ -38,13 +38,18 @@ let redis: RedisProcess;
 /** Runs a command without blocking this worker (a long synchronous call starves vitest's own messages). */
 function run(file: string, args: string[], cwd: string, input?: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    // stdin is a pipe only when there is input: a child that exits without reading it would fail the write (EPIPE).
+    const child = spawn(file, args, {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
     });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
     });
     child.on('error', reject);
@@ -52,7 +57,10 @@ function run(file: string, args: string[], cwd: string, input?: string): Promise
       if (status === 0) resolve(stdout);
       else reject(new Error(`\`${file} ${args.join(' ')}\` in ${cwd} exited ${status}:\n${stdout}${stderr}`));
     });
-    child.stdin.end(input ?? '');
+    if (input !== undefined) {
+      child.stdin!.on('error', reject);
+      child.stdin!.end(input);
+    }
   });
 }
 
