@@ -1,3 +1,4 @@
+import { batchHashes, hashBatch } from './batch-hash.js';
 import { IncompatibleFiltersError, InvalidArgumentError } from './errors.js';
 import type { BloomFilter } from './filter.js';
 import { FORMAT_VERSION } from './format.js';
@@ -17,9 +18,6 @@ import type { FilterShapeOptions, FilterState, ResolvedShape, ResolvedState } fr
 import { encodeSingleFilter, encodeSingleFilterParts, rewriteInPlace } from './single-filter-codec.js';
 import type { FilterStore } from './storage.js';
 import { keyList } from './validate.js';
-
-/** Keys hashed ahead in addAll and hasMany before their slots are touched. */
-const BATCH = 256;
 
 /**
  * The one engine behind every single filter (standard, partitioned, counting, blocked): a key is hashed once
@@ -56,8 +54,9 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
   /** Blocked geometry: blocks × 2^-32 (0 when there is one block) and the bits per block. */
   private readonly blockScale: number;
   private readonly blockBits: number;
-  /** addAll and hasMany's hashes of a batch of keys. */
-  private batch: Int32Array | undefined;
+  /** What the touch pass read: written so its loads are kept, never read. */
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: a sink for the touch pass's loads
+  private touched = 0;
   private readonly narrow: boolean;
   /**
    * A one-page bit store's bytes, which the narrow loops read and write directly (bit i is bit i & 7 of byte
@@ -136,32 +135,59 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
   /**
    * Adds every key; returns how many were new. Atomic: the keys are read once into a list and all checked before
    * the first is added, so a bad key (or an iterator that throws) leaves the filter unchanged. A string is refused
-   * (it would be iterated as one-character keys): pass `[key]`. Keys are hashed a batch at a time before their
-   * slots are touched, so the memory accesses of several keys can be in flight at once.
+   * (it would be iterated as one-character keys): pass `[key]`. Keys go a batch at a time: hashed together
+   * (batch-hash.ts, in WebAssembly where it loads), then each key's first slot touched, so the cache misses of
+   * the batch overlap instead of following one another, then marked in order.
    */
   addAll(keys: Iterable<Key>): number {
     const list = keyList(`${this.kind.className}.addAll`, keys);
-    const hashes = this.batchHashes();
     let added = 0;
-    for (let start = 0; start < list.length; start += BATCH) {
-      const count = Math.min(BATCH, list.length - start);
-      for (let j = 0; j < count; j++) hashInto(list[start + j]!, this.seed, hashes, this.addWhere, j * 4);
+    for (let start = 0; start < list.length; ) {
+      const count = hashBatch(list, start, this.seed, this.addWhere);
+      const hashes = batchHashes();
+      this.touch(hashes, count);
       for (let j = 0; j < count; j++) if (this.markAt(hashes, j * 4)) added++;
+      start += count;
     }
     return added;
   }
 
-  /** `has` for each key of an array (checked whole first), hashing a batch before probing it (see addAll). */
+  /** `has` for each key of an array (checked whole first), a batch at a time as in {@link addAll}. */
   hasMany(keys: readonly Key[]): boolean[] {
     const list = keyList(`${this.kind.className}.hasMany`, keys);
-    const hashes = this.batchHashes();
     const out = new Array<boolean>(list.length);
-    for (let start = 0; start < list.length; start += BATCH) {
-      const count = Math.min(BATCH, list.length - start);
-      for (let j = 0; j < count; j++) hashInto(list[start + j]!, this.seed, hashes, this.hasWhere, j * 4);
+    for (let start = 0; start < list.length; ) {
+      const count = hashBatch(list, start, this.seed, this.hasWhere);
+      const hashes = batchHashes();
+      this.touch(hashes, count);
       for (let j = 0; j < count; j++) out[start + j] = this.probeAt(hashes, j * 4);
+      start += count;
     }
     return out;
+  }
+
+  /**
+   * Reads the byte of the first slot of each of `count` hashed keys (a blocked key's block, a standard key's first
+   * position): independent loads the processor keeps in flight together, so the marks and probes that follow find
+   * their lines in cache. Measured on a 10^6-key blocked filter, batches hashed in WebAssembly: hasMany of present
+   * keys 5.6 → 8.3–10.5 M/s, addAll 5.3–5.5 → 6.2–9.0 M/s. One-page bit stores on the narrow path only.
+   */
+  private touch(hashes: Int32Array, count: number): void {
+    const bytes = this.bitBytes;
+    if (bytes === undefined || !this.narrow) return;
+    const scale = this.scale;
+    const blockScale = this.blockScale;
+    const blockBits = this.blockBits;
+    let read = 0;
+    for (let j = 0; j < count * 4; j += 4) {
+      const h1 = hashes[j]!;
+      const base =
+        blockScale === 0
+          ? 0
+          : blockOf(h1, hashes[j + 1]!, hashes[j + 2]!, hashes[j + 3]!, blockScale) * blockBits;
+      read |= bytes[(base + reduceNarrow(h1 >>> 0, scale)) >>> 3]!;
+    }
+    this.touched = read;
   }
 
   /**
@@ -243,12 +269,6 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
     const positions = this.widePositions(hash, at);
     for (let i = 0; i < k; i++) if (!store.get(positions[i]!)) return false;
     return true;
-  }
-
-  /** The hash buffer of addAll and hasMany: BATCH keys' h1..h4, allocated on first use. */
-  private batchHashes(): Int32Array {
-    if (this.batch === undefined) this.batch = new Int32Array(BATCH * 4);
-    return this.batch;
   }
 
   /** Fraction of slots that are set (non-zero), in [0, 1]. */

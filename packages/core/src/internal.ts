@@ -3,6 +3,11 @@
 // version group and depends on the others at exact versions, so a package always meets the core it was built with
 // (CONTRIBUTING.md, "@bloomkit/core/internal"). One export per module, in path order.
 
+/**
+ * Keys hashed a batch at a time (in WebAssembly where it loads): `hashBatch` hashes keys of a checked list and says
+ * how many, `batchHashes` is the array their h1..h4 are in. Scalable and window `addAll`/`hasMany`.
+ */
+export { batchHashes, hashBatch } from './batch-hash.js';
 /** m bits over pages (2^48 bits at most): a fresh zeroed array or a view of given bytes. Kinds, Redis. */
 export { BitArray } from './bit-array.js';
 /** The shared base of the bit kinds (standard, partitioned, blocked): a kind is its record; statics build it. */

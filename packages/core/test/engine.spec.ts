@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { setHashBackend } from '../src/batch-hash.js';
 import { BitArray } from '../src/bit-array.js';
 import { IncompatibleFiltersError, InvalidArgumentError } from '../src/errors.js';
 import type { KindRecord } from '../src/kinds.js';
@@ -66,6 +67,41 @@ describe('BloomEngine', () => {
       { numRuns: 300 },
     );
   });
+
+  it.each(['auto', 'javascript'] as const)(
+    'addAll and hasMany (batches on backend %s) give the answers and bytes of add and has key by key',
+    (backend) => {
+      const before = setHashBackend(backend);
+      try {
+        const key = fc.oneof(
+          fc.string({ maxLength: 50 }),
+          fc.string({ unit: 'binary', maxLength: 20 }),
+          fc.uint8Array({ maxLength: 50 }),
+        );
+        fc.assert(
+          fc.property(
+            fc.array(key, { maxLength: 80 }),
+            fc.array(key, { maxLength: 80 }),
+            fc.constantFrom(Standard, Partitioned, Blocked, ToyCountingFilter),
+            fc.integer({ min: 512, max: 4_096 }),
+            fc.nat(0xffffffff),
+            (added, probed, Kind, bits, seed) => {
+              const batched = new Kind({ bits, hashes: 5, seed });
+              const single = new Kind({ bits, hashes: 5, seed });
+              const fresh = added.filter((k) => single.add(k)).length;
+              expect(batched.addAll(added)).toBe(fresh);
+              expect(batched.serialize()).toEqual(single.serialize());
+              const lookups = [...probed, ...added];
+              expect(batched.hasMany(lookups)).toEqual(lookups.map((k) => single.has(k)));
+            },
+          ),
+          { numRuns: 150 },
+        );
+      } finally {
+        setHashBackend(before);
+      }
+    },
+  );
 
   it('add is test-and-add: true for a new key, false when every slot was set; count follows', () => {
     const filter = new Standard({ bits: 1000, hashes: 4 });

@@ -14,11 +14,13 @@ import {
   type SeedOption,
 } from '@bloomkit/core';
 import {
+  batchHashes,
   checkAllocation,
   checkInteger,
   decodeChain,
   encodeChainParts,
   fromFilterJson,
+  hashBatch,
   hashInto,
   joinParts,
   keyList,
@@ -289,14 +291,23 @@ export class ScalableBloomFilter implements BloomFilter {
    * `hashInto` (or `Murmur3Stream`, for a key hashed in pieces) writes them in `@bloomkit/core/internal`.
    */
   addHash(hash: Int32Array): boolean {
-    this.hash.set(hash.subarray(0, 4));
+    this.takeHash(hash, 0);
     return this.addHashed();
   }
 
   /** `has` for a key already hashed with this filter's seed (see {@link addHash}). */
   hasHash(hash: Int32Array): boolean {
-    this.hash.set(hash.subarray(0, 4));
+    this.takeHash(hash, 0);
     return this.findHash();
+  }
+
+  /** Copies h1..h4 from `hash[at .. at + 3]` into `this.hash` (four words: no view, no allocation). */
+  private takeHash(hash: Int32Array, at: number): void {
+    const own = this.hash;
+    own[0] = hash[at]!;
+    own[1] = hash[at + 1]!;
+    own[2] = hash[at + 2]!;
+    own[3] = hash[at + 3]!;
   }
 
   /** The add of the key whose hash is in `this.hash`. */
@@ -310,23 +321,37 @@ export class ScalableBloomFilter implements BloomFilter {
   }
 
   /**
-   * Adds every key; returns how many were new. An array is checked whole first, so a bad key leaves the filter
-   * unchanged; a lazy iterable is consumed once, and keys before a bad one stay added.
+   * Adds every key, in order; returns how many were new. The keys are read into a list and all checked first, so
+   * a bad key leaves the filter unchanged. Keys are hashed a batch at a time (`hashBatch`: in WebAssembly where it
+   * loads), once for all sub-filters.
    */
   addAll(keys: Iterable<Key>): number {
     const list = keyList(`${NAME}.addAll`, keys);
     let added = 0;
-    for (let i = 0; i < list.length; i++) if (this.add(list[i]!)) added++;
+    for (let start = 0; start < list.length; ) {
+      const count = hashBatch(list, start, this.seed, `${NAME}.addAll`);
+      const hashes = batchHashes();
+      for (let j = 0; j < count; j++) {
+        this.takeHash(hashes, j * 4);
+        if (this.addHashed()) added++;
+      }
+      start += count;
+    }
     return added;
   }
 
-  /** `has` for each key; each key is hashed once for all sub-filters. */
+  /** `has` for each key; keys are hashed a batch at a time, each once for all sub-filters. */
   hasMany(keys: readonly Key[]): boolean[] {
     const list = keyList(`${NAME}.hasMany`, keys);
     const out = new Array<boolean>(list.length);
-    for (let i = 0; i < list.length; i++) {
-      hashInto(list[i]!, this.seed, this.hash, `${NAME}.hasMany`);
-      out[i] = this.findHash();
+    for (let start = 0; start < list.length; ) {
+      const count = hashBatch(list, start, this.seed, `${NAME}.hasMany`);
+      const hashes = batchHashes();
+      for (let j = 0; j < count; j++) {
+        this.takeHash(hashes, j * 4);
+        out[start + j] = this.findHash();
+      }
+      start += count;
     }
     return out;
   }

@@ -15,12 +15,14 @@ import {
 } from '@bloomkit/core';
 import {
   BitArray,
+  batchHashes,
   checkAllocation,
   checkClock,
   crc32c,
   decodeChain,
   encodeNestedParts,
   fromFilterJson,
+  hashBatch,
   hashInto,
   joinParts,
   keyList,
@@ -387,38 +389,60 @@ export class WindowBloomFilter implements BloomFilter {
 
   /** `add` for a key already hashed: `hash[0..3]` hold h1..h4 with this filter's seed (`hashInto`). */
   addHash(hash: Int32Array): boolean {
-    this.hash.set(hash.subarray(0, 4));
+    this.takeHash(hash, 0);
     return this.addHashed();
   }
 
   /** `has` for a key already hashed with this filter's seed. */
   hasHash(hash: Int32Array): boolean {
-    this.hash.set(hash.subarray(0, 4));
+    this.takeHash(hash, 0);
     this.tick();
     return this.find(0, 0);
   }
 
-  /** Adds every key in order; returns how many were new to the window. Keys are checked first (arrays). */
+  /**
+   * Adds every key in order; returns how many were new to the window. Keys are checked first (arrays), then
+   * hashed a batch at a time (`hashBatch`: in WebAssembly where it loads).
+   */
   addAll(keys: Iterable<Key>): number {
     const list = keyList(`${NAME}.addAll`, keys);
     let added = 0;
-    for (let i = 0; i < list.length; i++) {
-      hashInto(list[i]!, this.seed, this.hash, `${NAME}.addAll`);
-      if (this.addHashed()) added++;
+    for (let start = 0; start < list.length; ) {
+      const count = hashBatch(list, start, this.seed, `${NAME}.addAll`);
+      const hashes = batchHashes();
+      for (let j = 0; j < count; j++) {
+        this.takeHash(hashes, j * 4);
+        if (this.addHashed()) added++;
+      }
+      start += count;
     }
     return added;
   }
 
-  /** `has` for each key. */
+  /** `has` for each key, hashed a batch at a time. */
   hasMany(keys: readonly Key[]): boolean[] {
     const list = keyList(`${NAME}.hasMany`, keys);
     const out = new Array<boolean>(list.length);
     this.tick();
-    for (let i = 0; i < list.length; i++) {
-      hashInto(list[i]!, this.seed, this.hash, `${NAME}.hasMany`);
-      out[i] = this.find(0, 0);
+    for (let start = 0; start < list.length; ) {
+      const count = hashBatch(list, start, this.seed, `${NAME}.hasMany`);
+      const hashes = batchHashes();
+      for (let j = 0; j < count; j++) {
+        this.takeHash(hashes, j * 4);
+        out[start + j] = this.find(0, 0);
+      }
+      start += count;
     }
     return out;
+  }
+
+  /** Copies h1..h4 from `hash[at .. at + 3]` into `this.hash` (four words: no view, no allocation). */
+  private takeHash(hash: Int32Array, at: number): void {
+    const own = this.hash;
+    own[0] = hash[at]!;
+    own[1] = hash[at + 1]!;
+    own[2] = hash[at + 2]!;
+    own[3] = hash[at + 3]!;
   }
 
   /** Set bits over all bits. */

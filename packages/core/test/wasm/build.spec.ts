@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 const core = new URL('../../', import.meta.url).pathname;
@@ -13,12 +13,14 @@ describe('the WebAssembly build', () => {
     expect([run.status, run.stderr]).toEqual([0, '']);
   });
 
-  it('left the committed module as it is: the file is the one in git (when this is a git checkout)', () => {
-    const committed = spawnSync('git', ['show', 'HEAD:./src/wasm/crc32c-wasm.ts'], {
-      cwd: core,
-      encoding: 'utf8',
-    });
-    if (committed.status !== 0) return; // not a git checkout (a tarball): the check above is the whole test
-    expect(readFileSync(`${core}src/wasm/crc32c-wasm.ts`, 'utf8')).toBe(committed.stdout);
+  it('left the committed modules as they are: each file is the one in git (when this is a git checkout)', () => {
+    for (const name of readdirSync(`${core}src/wasm`).filter((file) => file.endsWith('-wasm.ts'))) {
+      const committed = spawnSync('git', ['show', `HEAD:./src/wasm/${name}`], {
+        cwd: core,
+        encoding: 'utf8',
+      });
+      if (committed.status !== 0) return; // not a git checkout (a tarball): the check above is the whole test
+      expect(readFileSync(`${core}src/wasm/${name}`, 'utf8')).toBe(committed.stdout);
+    }
   });
 });
