@@ -11,12 +11,15 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
 const family = (row: Row) =>
   row.contender.library === 'bloomkit' ? 'bloomkit' : isPeer(row) ? 'peer' : row.contender.library;
 
-/** Operations per second per contender on one workload: add, has (hit), has (miss) and batch has. */
+/** Operations per second per contender on one workload: add, has (hit), has (miss), batch add and batch has. */
 export function throughputSpec(rows: readonly Row[]): TopLevelSpec {
   const values = rows.flatMap((r) => [
     { contender: r.contender.label, op: 'add', mops: r.addOps / 1e6 },
     { contender: r.contender.label, op: 'has (hit)', mops: r.hasHitOps / 1e6 },
     { contender: r.contender.label, op: 'has (miss)', mops: r.hasMissOps / 1e6 },
+    ...(r.batchAddOps === null
+      ? []
+      : [{ contender: r.contender.label, op: 'batch add', mops: r.batchAddOps / 1e6 }]),
     ...(r.batchHasOps === null
       ? []
       : [{ contender: r.contender.label, op: 'batch has', mops: r.batchHasOps / 1e6 }]),

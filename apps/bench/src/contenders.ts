@@ -10,6 +10,8 @@ export interface Instance {
   has(key: BenchKey): boolean;
   /** bloomkit's batch query; absent for contenders without one. */
   hasMany?(keys: readonly BenchKey[]): boolean[];
+  /** bloomkit's batch add; absent for contenders without one. */
+  addAll?(keys: readonly BenchKey[]): number;
   /** m, where the structure states it. */
   nominalBits(): number | undefined;
   /** The formula's false-positive rate after `n` keys, where m and k are known. */
@@ -40,6 +42,7 @@ type BloomkitFilter = {
   add(key: BenchKey): boolean;
   has(key: BenchKey): boolean;
   hasMany(keys: readonly BenchKey[]): boolean[];
+  addAll(keys: readonly BenchKey[]): number;
   serialize(): Uint8Array;
 };
 
@@ -52,6 +55,7 @@ function bloomkit(
     add: (key) => filter.add(key),
     has: (key) => filter.has(key),
     hasMany: (keys) => filter.hasMany(keys),
+    addAll: (keys) => filter.addAll(keys),
     nominalBits: () => filter.bits,
     predictedFpr: (n) => predicted?.(n),
     serialize: () => filter.serialize(),

@@ -26,6 +26,8 @@ export interface Measurement {
   readonly hasHitOps: number;
   readonly hasMissOps: number;
   readonly batchHasOps: number | null;
+  /** addAll of the present keys in batches of 4,096 into a second, empty instance; null without addAll. */
+  readonly batchAddOps: number | null;
   /** False positives / absent keys probed; null when the fill was capped. */
   readonly measuredFpr: number | null;
   readonly absentProbed: number;

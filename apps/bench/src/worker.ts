@@ -1,4 +1,4 @@
-import { type BenchKey, contenderById, prepareKeys } from './contenders.js';
+import { type BenchKey, contenderById, type Instance, prepareKeys } from './contenders.js';
 import type { Job, Measurement } from './job.js';
 import { makeKeys } from './keys.js';
 import { meanMs, timed } from './timing.js';
@@ -32,6 +32,7 @@ export async function measure(job: Job): Promise<Measurement> {
   timed(present.slice(0, warmCount), job.probeBudgetMs, (k) => warm.has(k));
   timed(absent.slice(0, warmCount), job.probeBudgetMs, (k) => warm.has(k));
   warm.hasMany?.(present.slice(0, 1024));
+  warm.addAll?.(present.slice(0, 1024));
   // Serialize and deserialize too, so that the timed calls run optimized code (a 12 MB filter serializes once or
   // twice in the 50 ms window: unwarmed, that measured the interpreter).
   if (warm.serialize !== undefined) {
@@ -55,6 +56,8 @@ export async function measure(job: Job): Promise<Measurement> {
   const misses = timed(absent, job.probeBudgetMs, (k) => instance.has(k));
   const batchHasOps =
     instance.hasMany === undefined ? null : batchRate(instance.hasMany, present, absent, job);
+  const batchAddOps =
+    instance.addAll === undefined ? null : batchAddRate(build(job.n, job.fpr), present, job);
   const absentProbed = misses.done;
   // The keys are done with: let them go before timing serialize, whose allocations would otherwise make every
   // major GC mark millions of live key strings (that measured the GC, at a quarter of the real speed).
@@ -95,6 +98,7 @@ export async function measure(job: Job): Promise<Measurement> {
     hasHitOps: (hits.done / hits.ms) * 1000,
     hasMissOps: (misses.done / misses.ms) * 1000,
     batchHasOps,
+    batchAddOps,
     measuredFpr: capped || contender.library === 'hash only' ? null : misses.hits / misses.done,
     absentProbed,
     predictedFpr: capped || predicted === undefined ? null : predicted,
@@ -107,6 +111,26 @@ export async function measure(job: Job): Promise<Measurement> {
     deserializeMs,
     deserializeInPlaceMs,
   };
+}
+
+/**
+ * addAll of the present keys in batches of 4,096 (sliced before timing) into `fresh`, an empty instance of the same
+ * size: the fill a bulk load does, within the fill budget.
+ */
+function batchAddRate(fresh: Instance, present: readonly BenchKey[], job: Job): number {
+  const addAll = fresh.addAll!;
+  const batches: BenchKey[][] = [];
+  for (let start = 0; start < present.length; start += 4096) batches.push(present.slice(start, start + 4096));
+  let done = 0;
+  const begin = performance.now();
+  let ms = 0;
+  for (const batch of batches) {
+    addAll(batch);
+    done += batch.length;
+    ms = performance.now() - begin;
+    if (ms > job.fillBudgetMs) break;
+  }
+  return (done / ms) * 1000;
 }
 
 /** Batch queries over half present, half absent keys, in batches of 4096 prepared before timing. */

@@ -24,6 +24,7 @@ export function measurement(
     hasHitOps: 1e6,
     hasMissOps: 1e6,
     batchHasOps: null,
+    batchAddOps: null,
     measuredFpr: 0.01,
     absentProbed: 200_000,
     predictedFpr: 0.01,

@@ -19,7 +19,13 @@ describe('measure (in process)', () => {
     expect(result.measuredFpr!).toBeGreaterThan(0.008);
     expect(result.nominalBitsPerKey!).toBeCloseTo(9.59, 1);
     expect(result.serializedBytes).toBe(Math.ceil((result.nominalBitsPerKey! * 20_000) / 8) + 68);
-    for (const rate of [result.addOps, result.hasHitOps, result.hasMissOps, result.batchHasOps!])
+    for (const rate of [
+      result.addOps,
+      result.hasHitOps,
+      result.hasMissOps,
+      result.batchHasOps!,
+      result.batchAddOps!,
+    ])
       expect(rate).toBeGreaterThan(0);
   });
 

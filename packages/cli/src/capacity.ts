@@ -33,6 +33,15 @@ export class CapacityWatch {
     if (!this.passed && this.capacity !== undefined && count > this.capacity) this.warn(count);
   }
 
+  /**
+   * After a batch of adds that took the count from `before` to `after`, one key at a time: warns as {@link check}
+   * would have at the key that passed the capacity (the count then was capacity + 1).
+   */
+  checkBatch(before: number, after: number): void {
+    if (this.passed || this.capacity === undefined || after <= this.capacity) return;
+    this.warn(before <= this.capacity ? this.capacity + 1 : after);
+  }
+
   private warn(count: number): void {
     this.passed = true;
     const target = this.fpr === undefined ? '' : ` (created for ${this.fpr})`;

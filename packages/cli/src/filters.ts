@@ -109,10 +109,17 @@ export function withExceptions(filter: AnyFilter): ExceptionFilter {
 }
 
 /**
- * True when the filter takes keys already hashed (`addHash`, `hasHash`), so the CLI can hash input keys where they
- * lie in its read buffer: every kind but an exceptions file, whose list needs the key itself.
+ * True when the filter takes keys already hashed (`addHash`, `hasHash`, `addHashes`), so the CLI can hash input
+ * keys where they lie in its read buffer: every kind but an exceptions file, whose list needs the key itself.
  */
-export function takesHashes(filter: AnyFilter): boolean {
-  const methods = filter as { addHash?: unknown; hasHash?: unknown };
-  return typeof methods.addHash === 'function' && typeof methods.hasHash === 'function';
+export function takesHashes(filter: AnyFilter): filter is HashingFilter {
+  const methods = filter as { addHash?: unknown; hasHash?: unknown; addHashes?: unknown };
+  return (
+    typeof methods.addHash === 'function' &&
+    typeof methods.hasHash === 'function' &&
+    typeof methods.addHashes === 'function'
+  );
 }
+
+/** A filter that takes keys already hashed (see {@link takesHashes}). */
+export type HashingFilter = Extract<AnyFilter, { addHashes: unknown }>;

@@ -37,7 +37,9 @@ export interface LongLineHandler {
 const READ_BYTES = 1 << 20;
 
 /**
- * Calls `onLine` for every line read from `input`, in order, until end of file or a stop signal.
+ * Calls `onLine` for every line read from `input`, in order, until end of file or a stop signal, and `blockEnd`
+ * (when given) after the lines of each block, while their bytes are still in the buffer: a caller that holds lines
+ * to answer them a batch at a time (`dedup`) answers them there.
  * One buffer is reused for the whole stream: lines are found with `Buffer.indexOf` (memchr), and a line cut by the
  * end of the buffer is moved to its start before the next read, so memory is one buffer plus the longest line,
  * whatever the stream's length. Each block is read asynchronously (see input.ts), so a signal is seen while the
@@ -51,8 +53,9 @@ export async function forEachLine(
   onLine: LineHandler,
   interrupts: Interrupts = NEVER_INTERRUPTED,
   long?: LongLineHandler,
+  blockEnd?: () => void,
 ): Promise<void> {
-  const reader = new LineReader(input, separator, interrupts, long);
+  const reader = new LineReader(input, separator, interrupts, long, blockEnd);
   while (await reader.next(onLine));
 }
 
@@ -84,6 +87,7 @@ class LineReader {
     private readonly separator: number,
     private readonly interrupts: Interrupts,
     private readonly long?: LongLineHandler,
+    private readonly blockEnd?: () => void,
   ) {}
 
   /**
@@ -117,6 +121,7 @@ class LineReader {
       const keyEnd = separator === LF && filled > 0 && buffer[filled - 1] === CR ? filled - 1 : filled;
       if (this.inLong) this.long!.end(buffer, 0, keyEnd, filled);
       else if (filled > 0) onLine(buffer, 0, keyEnd, filled);
+      this.blockEnd?.();
       this.filled = 0;
       this.inLong = false;
       return false;
@@ -141,6 +146,7 @@ class LineReader {
       start = at + 1;
       at = data.indexOf(separator, start);
     }
+    this.blockEnd?.();
     buffer.copyWithin(0, start, end);
     this.filled = end - start;
     return true;

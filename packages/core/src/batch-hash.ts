@@ -1,5 +1,5 @@
 import type { Key } from './key.js';
-import { hashInto } from './murmur3.js';
+import { hashInto, hashRangeInto } from './murmur3.js';
 import { instantiateMurmur3, WASM_BATCH_KEYS, type WasmMurmur3 } from './wasm/murmur3-instance.js';
 
 /**
@@ -45,7 +45,37 @@ export function hashBatch(list: readonly Key[], start: number, seed: number, whe
   return hashInJavaScript(list, start, seed, where, scriptHashes);
 }
 
-/** The array the last {@link hashBatch} wrote to (the same one until the backend changes). */
+/**
+ * {@link hashBatch} of keys that lie in one buffer (the CLI's lines in its read buffer): the ranges
+ * `bytes[starts[j], ends[j])` from j = `from`, at least one and at most {@link BATCH_KEYS} of them before `to`;
+ * returns how many. Range from + i's h1..h4 are then at [4i, 4i + 4) of {@link batchHashes}, as
+ * `hashRangeInto` writes them. The ranges are in order (starts and ends never decrease) within `bytes`, `seed` is
+ * an unsigned 32-bit integer and `from` < `to`: nothing is checked here. With WebAssembly, a batch's bytes are
+ * copied into its memory at once (one copy of the span from the first start to the last end).
+ */
+export function hashRangeBatch(
+  bytes: Uint8Array,
+  starts: Int32Array,
+  ends: Int32Array,
+  from: number,
+  to: number,
+  seed: number,
+): number {
+  let out: Int32Array = scriptHashes;
+  if (backend === 'auto') {
+    const fast = loadedWasm();
+    if (fast !== null) {
+      const count = fast.hashRanges(bytes, starts, ends, from, to, seed);
+      if (count > 0) return count;
+      out = fast.hashes;
+    }
+  }
+  const count = Math.min(BATCH_KEYS, to - from);
+  for (let i = 0; i < count; i++) hashRangeInto(bytes, starts[from + i]!, ends[from + i]!, seed, out, i * 4);
+  return count;
+}
+
+/** The array the last {@link hashBatch} or {@link hashRangeBatch} wrote to (the same one until the backend changes). */
 export function batchHashes(): Int32Array {
   if (backend === 'auto') {
     const fast = loadedWasm();

@@ -17,7 +17,7 @@ import {
 import type { FilterShapeOptions, FilterState, ResolvedShape, ResolvedState } from './shape.js';
 import { encodeSingleFilter, encodeSingleFilterParts, rewriteInPlace } from './single-filter-codec.js';
 import type { FilterStore } from './storage.js';
-import { keyList } from './validate.js';
+import { checkHashBatch, keyList } from './validate.js';
 
 /**
  * The one engine behind every single filter (standard, partitioned, counting, blocked): a key is hashed once
@@ -144,10 +144,38 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
     let added = 0;
     for (let start = 0; start < list.length; ) {
       const count = hashBatch(list, start, this.seed, this.addWhere);
-      const hashes = batchHashes();
-      this.touch(hashes, count);
-      for (let j = 0; j < count; j++) if (this.markAt(hashes, j * 4)) added++;
+      added += this.markBatch(batchHashes(), count, undefined);
       start += count;
+    }
+    return added;
+  }
+
+  /**
+   * `addHash` for a batch of keys already hashed: key j's h1..h4 at `hashes[4j .. 4j + 3]` for j < `count` (as
+   * `hashBatch` and `hashRangeBatch` in `@bloomkit/core/internal` write them), added in order as `addAll` adds
+   * (first slots touched together, then marked). `answers[j]`, when given, is set to 1 when key j was new and 0
+   * otherwise. Returns how many were new. Arguments are checked first (typed errors), so a bad call changes nothing.
+   */
+  addHashes(hashes: Int32Array, count: number, answers?: Uint8Array): number {
+    checkHashBatch(`${this.kind.className}.addHashes`, hashes, count, answers);
+    return this.markBatch(hashes, count, answers);
+  }
+
+  /** `hasHash` for a batch of keys already hashed (see {@link addHashes}): `answers[j]` is 1 when key j may be in. */
+  hasHashes(hashes: Int32Array, count: number, answers: Uint8Array): void {
+    checkHashBatch(`${this.kind.className}.hasHashes`, hashes, count, answers);
+    this.touch(hashes, count);
+    for (let j = 0; j < count; j++) answers[j] = this.probeAt(hashes, j * 4) ? 1 : 0;
+  }
+
+  /** Touches, then marks, `count` hashed keys in order; answers as {@link addHashes}. */
+  private markBatch(hashes: Int32Array, count: number, answers: Uint8Array | undefined): number {
+    this.touch(hashes, count);
+    let added = 0;
+    for (let j = 0; j < count; j++) {
+      const fresh = this.markAt(hashes, j * 4);
+      if (fresh) added++;
+      if (answers !== undefined) answers[j] = fresh ? 1 : 0;
     }
     return added;
   }
@@ -179,13 +207,17 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
     const blockScale = this.blockScale;
     const blockBits = this.blockBits;
     let read = 0;
-    for (let j = 0; j < count * 4; j += 4) {
-      const h1 = hashes[j]!;
-      const base =
-        blockScale === 0
-          ? 0
-          : blockOf(h1, hashes[j + 1]!, hashes[j + 2]!, hashes[j + 3]!, blockScale) * blockBits;
-      read |= bytes[(base + reduceNarrow(h1 >>> 0, scale)) >>> 3]!;
+    if (blockScale !== 0) {
+      // A block is 64 bytes, but the bytes' buffer is not 64-byte aligned (allocators align to 16), so a block
+      // spans two cache lines: touch its first and its last byte.
+      const last = (blockBits >>> 3) - 1;
+      for (let j = 0; j < count * 4; j += 4) {
+        const at =
+          blockOf(hashes[j]!, hashes[j + 1]!, hashes[j + 2]!, hashes[j + 3]!, blockScale) * (blockBits >>> 3);
+        read |= bytes[at]! | bytes[at + last]!;
+      }
+    } else {
+      for (let j = 0; j < count * 4; j += 4) read |= bytes[reduceNarrow(hashes[j]! >>> 0, scale) >>> 3]!;
     }
     this.touched = read;
   }

@@ -5,9 +5,10 @@
 
 /**
  * Keys hashed a batch at a time (in WebAssembly where it loads): `hashBatch` hashes keys of a checked list and says
- * how many, `batchHashes` is the array their h1..h4 are in. Scalable and window `addAll`/`hasMany`.
+ * how many, `hashRangeBatch` the same of ranges of one buffer, `batchHashes` is the array their h1..h4 are in.
+ * Scalable and window `addAll`/`hasMany`; the CLI's `dedup` (lines in its read buffer).
  */
-export { batchHashes, hashBatch } from './batch-hash.js';
+export { batchHashes, hashBatch, hashRangeBatch } from './batch-hash.js';
 /** m bits over pages (2^48 bits at most): a fresh zeroed array or a view of given bytes. Kinds, Redis. */
 export { BitArray } from './bit-array.js';
 /** The shared base of the bit kinds (standard, partitioned, blocked): a kind is its record; statics build it. */
@@ -64,6 +65,13 @@ export {
 export { decodeSingleFilter } from './single-filter-codec.js';
 /**
  * Checks an integer, one of a list, a number in an open interval, a list of keys, a clock option (whose readings
- * it then checks); typed errors. Kinds, Redis.
+ * it then checks), the arguments of a batch of hashed keys; typed errors. Kinds, Redis.
  */
-export { checkClock, checkInteger, checkOneOf, checkOpenInterval, keyList } from './validate.js';
+export {
+  checkClock,
+  checkHashBatch,
+  checkInteger,
+  checkOneOf,
+  checkOpenInterval,
+  keyList,
+} from './validate.js';

@@ -67,8 +67,8 @@ export function hashInto(key: unknown, seed: number, out: Int32Array, where: str
 
 /**
  * The hash of the key `bytes[start, end)`, where it lies (a line in a read buffer: no copy, no view), into
- * `out[0..3]`, as {@link hashInto} writes it for the same bytes as a key. For callers that checked the range and the
- * seed (0 ≤ start ≤ end ≤ bytes.length, seed an unsigned 32-bit integer): nothing is checked here.
+ * `out[at .. at + 3]`, as {@link hashInto} writes it for the same bytes as a key. For callers that checked the range
+ * and the seed (0 ≤ start ≤ end ≤ bytes.length, seed an unsigned 32-bit integer): nothing is checked here.
  */
 export function hashRangeInto(
   bytes: Uint8Array,
@@ -76,8 +76,9 @@ export function hashRangeInto(
   end: number,
   seed: number,
   out: Int32Array,
+  at = 0,
 ): void {
-  hashBytes(bytes, start, end, seed, out, 0);
+  hashBytes(bytes, start, end, seed, out, at);
 }
 
 /** Hashes the bytes [start, end) of `bytes`. */

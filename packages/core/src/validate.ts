@@ -83,6 +83,22 @@ export function keyList(where: string, keys: unknown): Key[] {
 }
 
 /**
+ * The arguments of a batch of keys already hashed (`addHashes`, `hasHashes`): `count` an integer in
+ * [0, hashes.length / 4], `hashes` an Int32Array, and `answers`, when given, a Uint8Array of at least `count` bytes.
+ */
+export function checkHashBatch(where: string, hashes: unknown, count: unknown, answers: unknown): void {
+  if (!(hashes instanceof Int32Array)) {
+    throw new InvalidArgumentError(`${where}: hashes must be an Int32Array, got ${describe(hashes)}`);
+  }
+  checkInteger(where, 'count', count, 0, hashes.length >>> 2);
+  if (answers !== undefined && !(answers instanceof Uint8Array && answers.length >= (count as number))) {
+    throw new InvalidArgumentError(
+      `${where}: answers must be a Uint8Array of at least count (${count}) bytes, got ${describe(answers)}${answers instanceof Uint8Array ? ` of ${answers.length}` : ''}`,
+    );
+  }
+}
+
+/**
  * A `clock` option (ms): undefined gives `Date.now`; anything but a function is refused. Returns the clock with
  * each reading checked: a finite number of milliseconds, or an InvalidArgumentError naming what it returned. Window
  * filters, Redis.

@@ -1,9 +1,16 @@
 import fc from 'fast-check';
 import murmurReference from 'murmurhash3js-revisited';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BATCH_KEYS, batchHashes, hashBackend, hashBatch, setHashBackend } from '../src/batch-hash.js';
+import {
+  BATCH_KEYS,
+  batchHashes,
+  hashBackend,
+  hashBatch,
+  hashRangeBatch,
+  setHashBackend,
+} from '../src/batch-hash.js';
 import type { Key } from '../src/key.js';
-import { hashInto } from '../src/murmur3.js';
+import { hashInto, hashRangeInto } from '../src/murmur3.js';
 
 /** Keys of every sort a batch can meet: ASCII, any UTF-16 (lone surrogates too), and any bytes (not UTF-8 too). */
 const ascii = fc.string({
@@ -75,6 +82,63 @@ describe.each(['auto', 'javascript'] as const)('hashBatch (backend %s)', (choice
     list[701] = new Uint8Array(150_000).fill(7);
     list[702] = `${'y'.repeat(100_000)}é`;
     expect(hashAll(list, 1)).toEqual(hashEach(list, 1));
+  });
+});
+
+/** Lines of `bytes` between separators (a separator is any byte equal to `separator`), as the CLI splits them. */
+function linesOf(bytes: Uint8Array, separator: number): { starts: Int32Array; ends: Int32Array } {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let start = 0;
+  for (let i = 0; i <= bytes.length; i++) {
+    if (i === bytes.length || bytes[i] === separator) {
+      starts.push(start);
+      ends.push(i);
+      start = i + 1;
+    }
+  }
+  return { starts: Int32Array.from(starts), ends: Int32Array.from(ends) };
+}
+
+describe.each(['auto', 'javascript'] as const)('hashRangeBatch (backend %s)', (choice) => {
+  it('gives each range of a buffer the words hashRangeInto gives it, batch after batch', () => {
+    setHashBackend(choice);
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 3_000 }),
+        fc.integer({ min: 0, max: 255 }),
+        seeds,
+        (bytes, sep, seed) => {
+          const { starts, ends } = linesOf(bytes, sep);
+          const expected = new Int32Array(starts.length * 4);
+          for (let j = 0; j < starts.length; j++)
+            hashRangeInto(bytes, starts[j]!, ends[j]!, seed, expected, j * 4);
+          const got = new Int32Array(starts.length * 4);
+          for (let from = 0; from < starts.length; ) {
+            const count = hashRangeBatch(bytes, starts, ends, from, starts.length, seed);
+            expect(count).toBeGreaterThan(0);
+            got.set(batchHashes().subarray(0, count * 4), from * 4);
+            from += count;
+          }
+          expect(got).toEqual(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('stops at `to`, at BATCH_KEYS ranges, and takes a range longer than the WebAssembly window alone', () => {
+    setHashBackend(choice);
+    const bytes = new Uint8Array(400_000).fill(0x61);
+    const starts = Int32Array.from({ length: 3_000 }, (_, j) => j * 10);
+    const ends = Int32Array.from(starts, (start) => start + 9);
+    ends[2_999] = 300_000; // the last range: 270 KiB
+    expect(hashRangeBatch(bytes, starts, ends, 0, 5, 7)).toBe(5);
+    expect(hashRangeBatch(bytes, starts, ends, 0, 3_000, 7)).toBe(BATCH_KEYS);
+    expect(hashRangeBatch(bytes, starts, ends, 2_999, 3_000, 7)).toBe(1);
+    const expected = new Int32Array(4);
+    hashRangeInto(bytes, starts[2_999]!, ends[2_999]!, 7, expected);
+    expect(batchHashes().subarray(0, 4)).toEqual(expected);
   });
 });
 

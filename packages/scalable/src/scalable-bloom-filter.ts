@@ -16,6 +16,7 @@ import {
 import {
   batchHashes,
   checkAllocation,
+  checkHashBatch,
   checkInteger,
   decodeChain,
   encodeChainParts,
@@ -299,6 +300,32 @@ export class ScalableBloomFilter implements BloomFilter {
   hasHash(hash: Int32Array): boolean {
     this.takeHash(hash, 0);
     return this.findHash();
+  }
+
+  /**
+   * `addHash` for a batch of keys already hashed: key j's h1..h4 at `hashes[4j .. 4j + 3]` for j < `count` (as
+   * `hashBatch` and `hashRangeBatch` in `@bloomkit/core/internal` write them), added in order. `answers[j]`, when
+   * given, is set to 1 when key j was new and 0 otherwise. Returns how many were new. Arguments are checked first.
+   */
+  addHashes(hashes: Int32Array, count: number, answers?: Uint8Array): number {
+    checkHashBatch(`${NAME}.addHashes`, hashes, count, answers);
+    let added = 0;
+    for (let j = 0; j < count; j++) {
+      this.takeHash(hashes, j * 4);
+      const fresh = this.addHashed();
+      if (fresh) added++;
+      if (answers !== undefined) answers[j] = fresh ? 1 : 0;
+    }
+    return added;
+  }
+
+  /** `hasHash` for a batch of keys already hashed (see {@link addHashes}): `answers[j]` is 1 when key j may be in. */
+  hasHashes(hashes: Int32Array, count: number, answers: Uint8Array): void {
+    checkHashBatch(`${NAME}.hasHashes`, hashes, count, answers);
+    for (let j = 0; j < count; j++) {
+      this.takeHash(hashes, j * 4);
+      answers[j] = this.findHash() ? 1 : 0;
+    }
   }
 
   /** Copies h1..h4 from `hash[at .. at + 3]` into `this.hash` (four words: no view, no allocation). */

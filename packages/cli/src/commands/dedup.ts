@@ -5,7 +5,7 @@ import { CliError, EXIT } from '../errors.js';
 import { readFilterFile, writeFilterFile } from '../files.js';
 import { type AnyFilter, createFilter, type FilterSpec, kindName } from '../filters.js';
 import { withInput } from '../keys.js';
-import { LineAdder } from '../line-adder.js';
+import { LineBatch } from '../line-batch.js';
 import { forEachLine, LF, NUL } from '../lines.js';
 import { type WriterOptions, withLockedFile } from '../locked-file.js';
 import { LongLineDedup } from '../long-line.js';
@@ -78,7 +78,16 @@ async function dedup(
   let lines = 0;
   let written = 0;
   const separator = options.nul ? NUL : LF;
-  const lineAdder = new LineAdder(filter);
+  const batch = new LineBatch(filter, {
+    write: (chunk, start, end) => out.bytes(chunk, start, end),
+    counted(more, fresh) {
+      const before = lines;
+      lines += more;
+      written += fresh;
+      if (fresh > 0) watch.checkBatch(filter.count - fresh, filter.count);
+      if (before >>> 16 !== lines >>> 16) progress.tick(lines, filter);
+    },
+  });
   const long = new LongLineDedup(filter, out, (isNew) => {
     lines++;
     if (isNew) {
@@ -93,16 +102,10 @@ async function dedup(
         forEachLine(
           input,
           separator,
-          (chunk, start, end, next) => {
-            if (lineAdder.add(chunk, start, end)) {
-              out.bytes(chunk, start, next);
-              written++;
-              watch.check(filter.count);
-            }
-            if ((++lines & 0xffff) === 0) progress.tick(lines, filter);
-          },
+          (chunk, start, end, next) => batch.push(chunk, start, end, next),
           writer.interrupts,
           long,
+          () => batch.flush(),
         ),
       );
     }

@@ -19,9 +19,25 @@ export const WASM_BATCH_KEYS: number = 1024;
  */
 export type HashKeysFunction = (list: readonly Key[], start: number, seed: number) => number;
 
-/** The WebAssembly hasher: the function and the array (a view of the module's memory) it writes to. */
+/**
+ * Hashes the ranges `bytes[starts[j], ends[j])` for j from `from` to at most `to` (exclusive) into
+ * {@link WasmMurmur3.hashes} (range from + i at [4i, 4i + 4)): as many as fit one batch, whose bytes (from the first
+ * start to the last end) are copied into the window at once. Returns how many, or 0 when the first range alone is
+ * longer than the window. The ranges are in order: starts and ends never decrease.
+ */
+export type HashRangesFunction = (
+  bytes: Uint8Array,
+  starts: Int32Array,
+  ends: Int32Array,
+  from: number,
+  to: number,
+  seed: number,
+) => number;
+
+/** The WebAssembly hasher: its two entries and the array (a view of the module's memory) they write to. */
 export interface WasmMurmur3 {
   readonly hashKeys: HashKeysFunction;
+  readonly hashRanges: HashRangesFunction;
   readonly hashes: Int32Array;
 }
 
@@ -88,5 +104,20 @@ export function instantiateMurmur3(): WasmMurmur3 | undefined {
     run(STARTS_AT, ENDS_AT, j - start, seed, HASHES_AT);
     return j - start;
   };
-  return { hashKeys, hashes: new Int32Array(buffer, HASHES_AT, WASM_BATCH_KEYS * 4) };
+  const hashRanges: HashRangesFunction = (bytes, rangeStarts, rangeEnds, from, to, seed) => {
+    const base = rangeStarts[from]!;
+    const last = Math.min(to, from + WASM_BATCH_KEYS);
+    let j = from;
+    while (j < last && rangeEnds[j]! - base <= WINDOW_END - WINDOW_AT) j++;
+    if (j === from) return 0;
+    memory.set(bytes.subarray(base, rangeEnds[j - 1]), WINDOW_AT);
+    const shift = WINDOW_AT - base;
+    for (let i = from; i < j; i++) {
+      starts[i - from] = rangeStarts[i]! + shift;
+      ends[i - from] = rangeEnds[i]! + shift;
+    }
+    run(STARTS_AT, ENDS_AT, j - from, seed, HASHES_AT);
+    return j - from;
+  };
+  return { hashKeys, hashRanges, hashes: new Int32Array(buffer, HASHES_AT, WASM_BATCH_KEYS * 4) };
 }
