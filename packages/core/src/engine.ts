@@ -181,7 +181,7 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
 
   /** `hasHash` for a batch of keys already hashed (see {@link addHashes}): `answers[j]` is 1 when key j may be in. */
   hasHashes(hashes: Int32Array, count: number, answers: Uint8Array): void {
-    checkHashBatch(`${this.kind.className}.hasHashes`, hashes, count, answers);
+    checkHashBatch(`${this.kind.className}.hasHashes`, hashes, count, answers ?? null);
     this.touch(hashes, count);
     for (let j = 0; j < count; j++) answers[j] = this.probeAt(hashes, j * 4) ? 1 : 0;
   }

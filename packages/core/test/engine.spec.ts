@@ -103,6 +103,21 @@ describe('BloomEngine', () => {
     },
   );
 
+  it('addHashes and hasHashes refuse bad arguments with a typed error, changing nothing', () => {
+    const filter = new Blocked({ bits: 2_048, hashes: 5 });
+    expect(() => filter.addHashes(new Int32Array(8), 3)).toThrow(
+      /Toy.addHashes: count must be an integer in \[0, 2\], got number 3/,
+    );
+    expect(() => filter.addHashes(new Int32Array(8), 1.5)).toThrow(InvalidArgumentError);
+    expect(() => filter.addHashes(new Uint32Array(8) as never, 1)).toThrow(/hashes must be an Int32Array/);
+    expect(() => filter.addHashes(new Int32Array(8), 2, new Uint8Array(1))).toThrow(
+      /answers must be a Uint8Array of at least count \(2\) bytes, got Uint8Array of 1/,
+    );
+    expect(() => filter.hasHashes(new Int32Array(8), 2, undefined as never)).toThrow(InvalidArgumentError);
+    expect(filter.count).toBe(0);
+    expect(filter.fillRatio()).toBe(0);
+  });
+
   it('add is test-and-add: true for a new key, false when every slot was set; count follows', () => {
     const filter = new Standard({ bits: 1000, hashes: 4 });
     expect(filter.add('a')).toBe(true);

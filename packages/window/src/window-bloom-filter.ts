@@ -456,7 +456,7 @@ export class WindowBloomFilter implements BloomFilter {
 
   /** `hasHash` for a batch of keys already hashed (see {@link addHashes}): `answers[j]` is 1 when key j may be in. */
   hasHashes(hashes: Int32Array, count: number, answers: Uint8Array): void {
-    checkHashBatch(`${NAME}.hasHashes`, hashes, count, answers);
+    checkHashBatch(`${NAME}.hasHashes`, hashes, count, answers ?? null);
     this.tick();
     for (let j = 0; j < count; j++) {
       this.takeHash(hashes, j * 4);
