@@ -30,14 +30,14 @@ describe('WindowBloomFilter', () => {
         const single = WindowBloomFilter.create(50, 0.01, { seed: 9 });
         const batched = WindowBloomFilter.create(50, 0.01, { seed: 9 });
         const hashes = new Int32Array(added.length * 4);
-        added.forEach((k, j) => hashes.set(hashOf(k, single.seed), j * 4));
+        for (const [j, k] of added.entries()) hashes.set(hashOf(k, single.seed), j * 4);
         const answers = new Uint8Array(added.length);
         const expected = added.map((k) => single.addHash(hashOf(k, single.seed)));
         expect(batched.addHashes(hashes, added.length, answers)).toBe(expected.filter(Boolean).length);
         expect([...answers]).toEqual(expected.map(Number));
         expect(batched.serialize()).toEqual(single.serialize());
         const lookups = new Int32Array(probed.length * 4);
-        probed.forEach((k, j) => lookups.set(hashOf(k, single.seed), j * 4));
+        for (const [j, k] of probed.entries()) lookups.set(hashOf(k, single.seed), j * 4);
         const found = new Uint8Array(probed.length);
         batched.hasHashes(lookups, probed.length, found);
         expect([...found]).toEqual(probed.map((k) => Number(single.has(k))));
