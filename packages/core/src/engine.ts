@@ -175,13 +175,13 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
    * otherwise. Returns how many were new. Arguments are checked first (typed errors), so a bad call changes nothing.
    */
   addHashes(hashes: Int32Array, count: number, answers?: Uint8Array): number {
-    checkHashBatch(`${this.kind.className}.addHashes`, hashes, count, answers);
+    checkHashBatch(`${this.kind.className}.addHashes`, hashes, count, answers, false);
     return this.markBatch(hashes, count, answers);
   }
 
   /** `hasHash` for a batch of keys already hashed (see {@link addHashes}): `answers[j]` is 1 when key j may be in. */
   hasHashes(hashes: Int32Array, count: number, answers: Uint8Array): void {
-    checkHashBatch(`${this.kind.className}.hasHashes`, hashes, count, answers ?? null);
+    checkHashBatch(`${this.kind.className}.hasHashes`, hashes, count, answers, true);
     this.touch(hashes, count);
     for (let j = 0; j < count; j++) answers[j] = this.probeAt(hashes, j * 4) ? 1 : 0;
   }

@@ -84,14 +84,24 @@ export function keyList(where: string, keys: unknown): Key[] {
 
 /**
  * The arguments of a batch of keys already hashed (`addHashes`, `hasHashes`): `count` an integer in
- * [0, hashes.length / 4], `hashes` an Int32Array, and `answers`, when given, a Uint8Array of at least `count` bytes.
+ * [0, hashes.length / 4], `hashes` an Int32Array, and `answers` a Uint8Array of at least `count` bytes, or
+ * undefined where it is optional (`addHashes`).
  */
-export function checkHashBatch(where: string, hashes: unknown, count: unknown, answers: unknown): void {
+export function checkHashBatch(
+  where: string,
+  hashes: unknown,
+  count: unknown,
+  answers: unknown,
+  answersRequired: boolean,
+): void {
   if (!(hashes instanceof Int32Array)) {
     throw new InvalidArgumentError(`${where}: hashes must be an Int32Array, got ${describe(hashes)}`);
   }
   checkInteger(where, 'count', count, 0, hashes.length >>> 2);
-  if (answers !== undefined && !(answers instanceof Uint8Array && answers.length >= (count as number))) {
+  if (
+    (answers !== undefined || answersRequired) &&
+    !(answers instanceof Uint8Array && answers.length >= (count as number))
+  ) {
     throw new InvalidArgumentError(
       `${where}: answers must be a Uint8Array of at least count (${count}) bytes, got ${describe(answers)}${answers instanceof Uint8Array ? ` of ${answers.length}` : ''}`,
     );

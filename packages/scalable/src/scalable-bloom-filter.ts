@@ -308,7 +308,12 @@ export class ScalableBloomFilter implements BloomFilter {
    * given, is set to 1 when key j was new and 0 otherwise. Returns how many were new. Arguments are checked first.
    */
   addHashes(hashes: Int32Array, count: number, answers?: Uint8Array): number {
-    checkHashBatch(`${NAME}.addHashes`, hashes, count, answers);
+    checkHashBatch(`${NAME}.addHashes`, hashes, count, answers, false);
+    return this.addBatch(hashes, count, answers);
+  }
+
+  /** Adds `count` hashed keys in order; answers as {@link addHashes}. */
+  private addBatch(hashes: Int32Array, count: number, answers: Uint8Array | undefined): number {
     let added = 0;
     for (let j = 0; j < count; j++) {
       this.takeHash(hashes, j * 4);
@@ -321,7 +326,7 @@ export class ScalableBloomFilter implements BloomFilter {
 
   /** `hasHash` for a batch of keys already hashed (see {@link addHashes}): `answers[j]` is 1 when key j may be in. */
   hasHashes(hashes: Int32Array, count: number, answers: Uint8Array): void {
-    checkHashBatch(`${NAME}.hasHashes`, hashes, count, answers ?? null);
+    checkHashBatch(`${NAME}.hasHashes`, hashes, count, answers, true);
     for (let j = 0; j < count; j++) {
       this.takeHash(hashes, j * 4);
       answers[j] = this.findHash() ? 1 : 0;
@@ -357,11 +362,7 @@ export class ScalableBloomFilter implements BloomFilter {
     let added = 0;
     for (let start = 0; start < list.length; ) {
       const count = hashBatch(list, start, this.seed, `${NAME}.addAll`);
-      const hashes = batchHashes();
-      for (let j = 0; j < count; j++) {
-        this.takeHash(hashes, j * 4);
-        if (this.addHashed()) added++;
-      }
+      added += this.addBatch(batchHashes(), count, undefined);
       start += count;
     }
     return added;

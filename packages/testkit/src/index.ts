@@ -16,6 +16,7 @@ export {
   yieldToRunner,
 } from './fuzz.js';
 export { goldenAbsentKeys, goldenKeys, readGolden } from './golden.js';
+export { expectHashBatchesAsSingleKeys, type HashBatchFilter } from './hash-batches.js';
 export { binaryKeys, prng, urlKeyChunks, urlKeys } from './keys.js';
 export { concat, splitAt } from './parts.js';
 export { runQuickStart } from './readme.js';
