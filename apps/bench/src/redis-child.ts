@@ -5,12 +5,15 @@ import { urlKeys } from './keys.js';
 
 /**
  * One Redis measurement in its own process: `node redis-child.js CONTENDER PORT`. Prints JSON
- * `{ addsPerSecond, hasPerSecond, keys }`. The server is the bench's; the child flushes it first.
+ * `{ addsPerSecond, hasPerSecond, hasPresentPerSecond, keys }`. The server is the bench's; the child flushes it
+ * first. Lookups run twice, over as many absent keys (`hasPerSecond`) and over the added keys
+ * (`hasPresentPerSecond`): an absent key can stop at its first 0 bit, a present one reads all k.
  */
 export interface RedisMeasurement {
   readonly contender: string;
   readonly addsPerSecond: number;
   readonly hasPerSecond: number;
+  readonly hasPresentPerSecond: number;
   readonly keys: number;
 }
 
@@ -87,6 +90,7 @@ export async function measureRedis(contender: RedisContender, port: number): Pro
     const absent = urlKeys(n, 'absent');
     let addSeconds = 0;
     let hasSeconds = 0;
+    let presentSeconds = 0;
     if (contender.startsWith('bloomkit')) {
       const kind = contender === 'bloomkit-blocked-addMany' ? 'blocked' : 'standard';
       const filter = await RedisBloomFilter.create(client, 'bench', { kind, capacity: CAPACITY, fpr: FPR });
@@ -97,12 +101,18 @@ export async function measureRedis(contender: RedisContender, port: number): Pro
         hasSeconds = await time(async () => {
           for (const key of absent) await filter.has(key);
         });
+        presentSeconds = await time(async () => {
+          for (const key of keys) await filter.has(key);
+        });
       } else {
         addSeconds = await time(async () => {
           for (let at = 0; at < n; at += BATCH) await filter.addMany(keys.slice(at, at + BATCH));
         });
         hasSeconds = await time(async () => {
           for (let at = 0; at < n; at += BATCH) await filter.hasMany(absent.slice(at, at + BATCH));
+        });
+        presentSeconds = await time(async () => {
+          for (let at = 0; at < n; at += BATCH) await filter.hasMany(keys.slice(at, at + BATCH));
         });
       }
     } else {
@@ -116,11 +126,13 @@ export async function measureRedis(contender: RedisContender, port: number): Pro
         addSeconds = await time(async () => {
           for (const key of keys) for (const p of positions(key)) await client.setbit('bits', p, 1);
         });
-        hasSeconds = await time(async () => {
-          for (const key of absent) {
+        const lookup = async (list: readonly string[]) => {
+          for (const key of list) {
             for (const p of positions(key)) if ((await client.getbit('bits', p)) === 0) break;
           }
-        });
+        };
+        hasSeconds = await time(() => lookup(absent));
+        presentSeconds = await time(() => lookup(keys));
       } else {
         addSeconds = await time(async () => {
           for (let at = 0; at < n; at += BATCH) {
@@ -133,20 +145,28 @@ export async function measureRedis(contender: RedisContender, port: number): Pro
             );
           }
         });
-        hasSeconds = await time(async () => {
+        const lookup = async (list: readonly string[]) => {
           for (let at = 0; at < n; at += BATCH) {
             await client.eval(
               LUA_HAS,
               1,
               'bits',
               probe.hashes,
-              pack(absent.slice(at, at + BATCH).map(positions)),
+              pack(list.slice(at, at + BATCH).map(positions)),
             );
           }
-        });
+        };
+        hasSeconds = await time(() => lookup(absent));
+        presentSeconds = await time(() => lookup(keys));
       }
     }
-    return { contender, addsPerSecond: n / addSeconds, hasPerSecond: n / hasSeconds, keys: n };
+    return {
+      contender,
+      addsPerSecond: n / addSeconds,
+      hasPerSecond: n / hasSeconds,
+      hasPresentPerSecond: n / presentSeconds,
+      keys: n,
+    };
   } finally {
     client.disconnect();
   }

@@ -122,3 +122,6 @@ export class BitfieldOp {
 
 /** Set a bit, returning the old one. */
 export const SET_BIT: BitfieldOp = new BitfieldOp('SET u1', '1');
+
+/** Read a bit. */
+export const GET_BIT: BitfieldOp = new BitfieldOp('GET u1', '');

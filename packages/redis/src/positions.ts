@@ -26,6 +26,16 @@ export class KeyPositions {
     return this.ofHash(this.hash);
   }
 
+  /** The positions of the key whose hash is words `at` to `at + 3` of `words` (a batch's hashes, core's hashBatch). */
+  ofWords(words: Int32Array, at: number): Float64Array {
+    const hash = this.hash;
+    hash[0] = words[at]!;
+    hash[1] = words[at + 1]!;
+    hash[2] = words[at + 2]!;
+    hash[3] = words[at + 3]!;
+    return this.ofHash(hash);
+  }
+
   /** The positions of an already hashed key (the scalable filter hashes once for all sub-filters). */
   ofHash(hash: Uint32Array): Float64Array {
     derivePositions(hash, this.geometry, this.hashes, this.out, 0);

@@ -27,28 +27,6 @@ if redis.call('BITFIELD_RO', KEYS[1], 'GET', 'u32', ARGV[2])[1] ~= tonumber(ARGV
 end
 `;
 
-/**
- * Membership of a batch of keys in bits: GETBIT per position, stopping at the key's first 0, so an absent key
- * costs about two reads instead of k (a BITFIELD_RO reads all k, and its reply of k integers per key costs the
- * client more than the reads cost Redis). KEYS[1] the bits; ARGV[1] and ARGV[2] the guard (generation, offset),
- * ARGV[3] k, ARGV[4] packed offsets. '1' when all k bits are set.
- */
-export const BITS_HAS: string = `${OFFSET}${GUARD}
-local k = tonumber(ARGV[3])
-local packed = ARGV[4]
-local n = #packed / (4 * k)
-local key = KEYS[1]
-local out = {}
-for i = 0, n - 1 do
-  local present = '1'
-  for h = i * k, i * k + k - 1 do
-    if redis.call('GETBIT', key, offset(packed, h)) == 0 then present = '0'; break end
-  end
-  out[i + 1] = present
-end
-return table.concat(out)
-`;
-
 /** Shared Lua: the key at byte `pos` (1-based) of a packed keys argument (u32 LE length, bytes), and the next pos. */
 const KEY_AT = `
 local function keyAt(keys, pos)
