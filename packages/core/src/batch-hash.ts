@@ -103,8 +103,8 @@ function loadedWasm(): WasmMurmur3 | null {
 }
 
 /**
- * Chooses the implementation: 'javascript' forces {@link hashInto} per key (what runs where WebAssembly is
- * refused), so the tests check both paths; 'auto' (the default) goes back. Returns what ran before. Not exported
+ * Chooses the implementation: 'javascript' forces {@link hashInto} per key and the engine's JavaScript loops
+ * instead of the blocked batch kernel (what runs where WebAssembly is refused), so the tests check both paths; 'auto' (the default) goes back. Returns what ran before. Not exported
  * from the package.
  */
 export function setHashBackend(choice: HashBackend): HashBackend {

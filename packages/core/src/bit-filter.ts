@@ -1,9 +1,10 @@
-import { BitArray } from './bit-array.js';
+import type { BitArray } from './bit-array.js';
 import { BloomEngine } from './engine.js';
 import type { DeserializeOptions, SeedOption } from './filter.js';
 import { fromFilterJson } from './json.js';
 import type { Key } from './key.js';
 import type { KindRecord } from './kinds.js';
+import { newBitArray } from './new-bit-array.js';
 import type { ByteSource } from './parts.js';
 import { type FilterShapeOptions, type FilterState, planShape, resolveShape, resolveState } from './shape.js';
 import { decodeSingleFilter } from './single-filter-codec.js';
@@ -39,7 +40,7 @@ export abstract class BitFilter extends BloomEngine<BitArray> {
     const kind = (new.target as unknown as { readonly kind: KindRecord }).kind;
     const shape = resolveShape(kind, options, state?.storage === undefined ? { bitsPerSlot: 1 } : undefined);
     const resolved = resolveState(kind, state);
-    super(kind, shape, resolved.storage ?? new BitArray(shape.bits), resolved);
+    super(kind, shape, resolved.storage ?? newBitArray(kind.layout, shape.bits), resolved);
   }
 
   /**

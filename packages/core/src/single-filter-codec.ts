@@ -13,6 +13,7 @@ import {
   HEADER_BYTES,
 } from './format.js';
 import type { KindRecord } from './kinds.js';
+import { newBitArray } from './new-bit-array.js';
 import { type ByteSource, toParts } from './parts.js';
 import type { FilterState, ResolvedShape } from './shape.js';
 import type { FilterStore } from './storage.js';
@@ -163,7 +164,9 @@ export function decodeSingleFilter<S extends BitArray | CounterArray>(
   }
   const store =
     counterBits === 0
-      ? new BitArray(bits, { bytes: payload, copy })
+      ? copy
+        ? newBitArray(kind.layout, bits, payload)
+        : new BitArray(bits, { bytes: payload, copy })
       : new CounterArray(bits, counterBits as CounterBits, { bytes: payload, copy });
   if (store.hasPaddingBits()) {
     throw new FormatError(

@@ -1,4 +1,4 @@
-import { BitArray } from '../../src/bit-array.js';
+import type { BitArray } from '../../src/bit-array.js';
 import { CounterArray } from '../../src/counter-array.js';
 import { BloomEngine } from '../../src/engine.js';
 import type { KindRecord } from '../../src/kinds.js';
@@ -6,6 +6,7 @@ import type { Layout } from '../../src/layout.js';
 import { blockedLayout } from '../../src/layouts/blocked.js';
 import { partitionedLayout } from '../../src/layouts/partitioned.js';
 import { standardLayout } from '../../src/layouts/standard.js';
+import { newBitArray } from '../../src/new-bit-array.js';
 import { type FilterShapeOptions, type FilterState, resolveShape, resolveState } from '../../src/shape.js';
 
 /** A toy bit kind over `layout` (the ids of the kind packages, so the toy's bytes are theirs). */
@@ -25,7 +26,7 @@ export function toyBitFilterClass(kind: KindRecord = TOY_STANDARD) {
     constructor(options: FilterShapeOptions, state?: FilterState<BitArray>) {
       const shape = resolveShape(kind, options);
       const resolved = resolveState(kind, state);
-      super(kind, shape, resolved.storage ?? new BitArray(shape.bits), resolved);
+      super(kind, shape, resolved.storage ?? newBitArray(kind.layout, shape.bits), resolved);
     }
   };
 }

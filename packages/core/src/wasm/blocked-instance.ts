@@ -1,0 +1,89 @@
+import { decodeBase64 } from '../json.js';
+import { BLOCKED_WASM } from './blocked-wasm.js';
+
+/** blocked.wat's memory layout (see its header): the batch's hashes, its answers, then the filter's bits. */
+const HASHES_AT = 0;
+const ANSWERS_AT = 16384;
+const BITS_AT = 65536;
+const PAGE_BYTES = 65536;
+
+/** The most keys one call takes (the hashes region holds this many; the same as a hash batch). */
+const KERNEL_KEYS = 1024;
+
+/**
+ * Bits from this many bytes go into a WebAssembly memory of their own (below, the JavaScript loops): there the
+ * batch kernel pays, and few filters are this large (a memory costs ~40 µs to make and reserves ~10 GiB of address
+ * space, of which a process has room for ~13,000; only the pages written take memory).
+ */
+export const KERNEL_FROM_BYTES: number = 256 * 1024;
+
+/** The largest bits a memory here holds: one bit store page (2^32 bits), well inside WebAssembly's 4 GiB. */
+const KERNEL_MAX_BYTES = 2 ** 29;
+
+/** The memory each kernel-ready bits view lives in, by its buffer. */
+const memories = new WeakMap<ArrayBufferLike, WebAssembly.Memory>();
+
+let compiled: WebAssembly.Module | null | undefined;
+
+/**
+ * `byteLength` zeroed bytes at the start of a 64 KiB page of a WebAssembly memory of their own, after the kernel's
+ * scratch: so every 64-byte block of a blocked filter is one cache line, and {@link blockedKernel} can work on
+ * them. Undefined (the caller allocates as usual) when `byteLength` is outside [{@link KERNEL_FROM_BYTES}, 2^29],
+ * or WebAssembly is missing or refused, or the memory cannot be had. The memory never grows, so the view stays
+ * valid for the filter's life.
+ */
+export function kernelBytes(byteLength: number): Uint8Array | undefined {
+  if (byteLength < KERNEL_FROM_BYTES || byteLength > KERNEL_MAX_BYTES || loadModule() === null)
+    return undefined;
+  const pages = Math.ceil((BITS_AT + byteLength) / PAGE_BYTES);
+  let memory: WebAssembly.Memory;
+  try {
+    memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
+  } catch {
+    return undefined;
+  }
+  memories.set(memory.buffer, memory);
+  return new Uint8Array(memory.buffer, BITS_AT, byteLength);
+}
+
+/** blocked.wat over one filter's bits: its two entries and the views of its scratch they read and write. */
+export interface BlockedKernel {
+  /** Where a batch's h1..h4 go before a call: key j's at [4j, 4j + 4), j < 1024. */
+  readonly hashes: Int32Array;
+  /** Where a call leaves one answer per key (1 or 0). */
+  readonly answers: Uint8Array;
+  /** answers[j] = all k bits of key j set; returns how many were. */
+  probe(n: number, blockScale: number, shift: number, k: number, touch: number): number;
+  /** Sets each key's k bits in order; answers[j] = key j was new; returns how many were. */
+  mark(n: number, blockScale: number, shift: number, k: number, touch: number): number;
+}
+
+/** The kernel over `bits`, when they are a view {@link kernelBytes} made; else undefined. */
+export function blockedKernel(bits: Uint8Array): BlockedKernel | undefined {
+  const memory = memories.get(bits.buffer);
+  const module = loadModule();
+  if (memory === undefined || module === null || bits.byteOffset !== BITS_AT) return undefined;
+  let exports: WebAssembly.Exports;
+  try {
+    exports = new WebAssembly.Instance(module, { filter: { memory } }).exports;
+  } catch {
+    return undefined;
+  }
+  return {
+    hashes: new Int32Array(memory.buffer, HASHES_AT, KERNEL_KEYS * 4),
+    answers: new Uint8Array(memory.buffer, ANSWERS_AT, KERNEL_KEYS),
+    probe: exports.probe as BlockedKernel['probe'],
+    mark: exports.mark as BlockedKernel['mark'],
+  };
+}
+
+function loadModule(): WebAssembly.Module | null {
+  if (compiled === undefined) {
+    try {
+      compiled = new WebAssembly.Module(decodeBase64('blocked.wat', BLOCKED_WASM));
+    } catch {
+      compiled = null;
+    }
+  }
+  return compiled;
+}

@@ -1,0 +1,134 @@
+;; The blocked layout's probes and marks for a batch of keys already hashed (FORMAT.md section 5, as engine.ts's markAt
+;; and probeAt do for a blocked one-page store, bit for bit: test/wasm/blocked-instance.spec.ts), over bits that
+;; live in this module's memory. The memory is the filter's own (imported), laid out by blocked-instance.ts:
+;;   [0, 16384)        the hashes: key j's h1..h4 at 16*j, j < n <= 1024;
+;;   [16384, 17408)    the answers: one byte per key;
+;;   [65536, ...)        the filter's bits, bit i is bit i & 7 of byte i >>> 3; a memory page is 64 KiB, so every
+;;                     64-byte block is one cache line.
+;;
+;; Key j's block is floor(fmix32(h1 ^ h2 ^ h3 ^ h4) * blockScale) in binary64 (blockScale = blocks * 2^-32, exact), its
+;; k positions p(i) = h1 + h2*i + h3*i^2 + h4*i^3 (mod 2^32) by forward differences, each the bit p(i) >>> shift of
+;; the block (shift = 32 - log2(512): exactly floor(p(i) * 512 * 2^-32)).
+;;
+;; probe(n, scale, shift, k, touch): answers[j] = 1 when all k bits of key j are set, else 0; returns how many 1s.
+;; mark(n, scale, shift, k, touch): sets the k bits of each key in order; answers[j] = 1 when one of key j's bits
+;; was 0 (it was new); returns how many were new. With `touch` set, both first read one byte of every key's block,
+;; so the batch's cache misses are in flight together before the keys are taken in order.
+(module
+  (import "filter" "memory" (memory 2))
+  (func $block (param $h1 i32) (param $h2 i32) (param $h3 i32) (param $h4 i32) (param $scale f64) (result i32)
+    (local $x i32)
+    (local.set $x (i32.xor (i32.xor (local.get $h1) (local.get $h2)) (i32.xor (local.get $h3) (local.get $h4))))
+    (local.set $x (i32.xor (local.get $x) (i32.shr_u (local.get $x) (i32.const 16))))
+    (local.set $x (i32.mul (local.get $x) (i32.const 0x85ebca6b)))
+    (local.set $x (i32.xor (local.get $x) (i32.shr_u (local.get $x) (i32.const 13))))
+    (local.set $x (i32.mul (local.get $x) (i32.const 0xc2b2ae35)))
+    (local.set $x (i32.xor (local.get $x) (i32.shr_u (local.get $x) (i32.const 16))))
+    ;; the block's first byte: 65536 + 64 * floor(u * scale)
+    (i32.add
+      (i32.const 65536)
+      (i32.shl
+        (i32.trunc_f64_u (f64.floor (f64.mul (f64.convert_i32_u (local.get $x)) (local.get $scale))))
+        (i32.const 6))))
+  ;; Reads one byte of each key's block; returns their OR, which the caller drops.
+  (func $touch (param $n i32) (param $scale f64) (result i32)
+    (local $h i32) (local $end i32) (local $sink i32)
+    (local.set $end (i32.shl (local.get $n) (i32.const 4)))
+    (block $done
+      (loop $keys
+        (br_if $done (i32.ge_u (local.get $h) (local.get $end)))
+        (local.set $sink
+          (i32.or (local.get $sink)
+            (i32.load8_u
+              (call $block (i32.load (local.get $h)) (i32.load offset=4 (local.get $h))
+                (i32.load offset=8 (local.get $h)) (i32.load offset=12 (local.get $h)) (local.get $scale)))))
+        (local.set $h (i32.add (local.get $h) (i32.const 16)))
+        (br $keys)))
+    (local.get $sink))
+  (func (export "probe") (param $n i32) (param $scale f64) (param $shift i32) (param $k i32) (param $touch i32)
+    (result i32)
+    (local $j i32) (local $h i32) (local $h1 i32) (local $h2 i32) (local $h3 i32) (local $h4 i32)
+    (local $block i32) (local $p i32) (local $d1 i32) (local $d2 i32) (local $d3 i32) (local $i i32)
+    (local $offset i32) (local $yes i32) (local $hits i32)
+    (if (local.get $touch) (then (drop (call $touch (local.get $n) (local.get $scale)))))
+    (block $keysDone
+      (loop $keys
+        (br_if $keysDone (i32.ge_u (local.get $j) (local.get $n)))
+        (local.set $h1 (i32.load (local.get $h)))
+        (local.set $h2 (i32.load offset=4 (local.get $h)))
+        (local.set $h3 (i32.load offset=8 (local.get $h)))
+        (local.set $h4 (i32.load offset=12 (local.get $h)))
+        (local.set $block
+          (call $block (local.get $h1) (local.get $h2) (local.get $h3) (local.get $h4) (local.get $scale)))
+        (local.set $p (local.get $h1))
+        (local.set $d1 (i32.add (local.get $h2) (i32.add (local.get $h3) (local.get $h4))))
+        (local.set $d3 (i32.mul (local.get $h4) (i32.const 6)))
+        (local.set $d2 (i32.add (i32.shl (local.get $h3) (i32.const 1)) (local.get $d3)))
+        (local.set $yes (i32.const 1))
+        (local.set $i (i32.const 0))
+        (block $bitsDone
+          (loop $bits
+            (br_if $bitsDone (i32.ge_u (local.get $i) (local.get $k)))
+            (local.set $offset (i32.shr_u (local.get $p) (local.get $shift)))
+            (if
+              (i32.eqz
+                (i32.and
+                  (i32.load8_u (i32.add (local.get $block) (i32.shr_u (local.get $offset) (i32.const 3))))
+                  (i32.shl (i32.const 1) (i32.and (local.get $offset) (i32.const 7)))))
+              (then
+                (local.set $yes (i32.const 0))
+                (br $bitsDone)))
+            (local.set $p (i32.add (local.get $p) (local.get $d1)))
+            (local.set $d1 (i32.add (local.get $d1) (local.get $d2)))
+            (local.set $d2 (i32.add (local.get $d2) (local.get $d3)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $bits)))
+        (i32.store8 (i32.add (i32.const 16384) (local.get $j)) (local.get $yes))
+        (local.set $hits (i32.add (local.get $hits) (local.get $yes)))
+        (local.set $h (i32.add (local.get $h) (i32.const 16)))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (br $keys)))
+    (local.get $hits))
+  (func (export "mark") (param $n i32) (param $scale f64) (param $shift i32) (param $k i32) (param $touch i32)
+    (result i32)
+    (local $j i32) (local $h i32) (local $h1 i32) (local $h2 i32) (local $h3 i32) (local $h4 i32)
+    (local $block i32) (local $p i32) (local $d1 i32) (local $d2 i32) (local $d3 i32) (local $i i32)
+    (local $offset i32) (local $at i32) (local $old i32) (local $mask i32) (local $fresh i32) (local $added i32)
+    (if (local.get $touch) (then (drop (call $touch (local.get $n) (local.get $scale)))))
+    (block $keysDone
+      (loop $keys
+        (br_if $keysDone (i32.ge_u (local.get $j) (local.get $n)))
+        (local.set $h1 (i32.load (local.get $h)))
+        (local.set $h2 (i32.load offset=4 (local.get $h)))
+        (local.set $h3 (i32.load offset=8 (local.get $h)))
+        (local.set $h4 (i32.load offset=12 (local.get $h)))
+        (local.set $block
+          (call $block (local.get $h1) (local.get $h2) (local.get $h3) (local.get $h4) (local.get $scale)))
+        (local.set $p (local.get $h1))
+        (local.set $d1 (i32.add (local.get $h2) (i32.add (local.get $h3) (local.get $h4))))
+        (local.set $d3 (i32.mul (local.get $h4) (i32.const 6)))
+        (local.set $d2 (i32.add (i32.shl (local.get $h3) (i32.const 1)) (local.get $d3)))
+        (local.set $fresh (i32.const 0))
+        (local.set $i (i32.const 0))
+        (block $bitsDone
+          (loop $bits
+            (br_if $bitsDone (i32.ge_u (local.get $i) (local.get $k)))
+            (local.set $offset (i32.shr_u (local.get $p) (local.get $shift)))
+            (local.set $at (i32.add (local.get $block) (i32.shr_u (local.get $offset) (i32.const 3))))
+            (local.set $mask (i32.shl (i32.const 1) (i32.and (local.get $offset) (i32.const 7))))
+            (local.set $old (i32.load8_u (local.get $at)))
+            (i32.store8 (local.get $at) (i32.or (local.get $old) (local.get $mask)))
+            (local.set $fresh (i32.or (local.get $fresh) (i32.and (i32.xor (local.get $old) (i32.const -1)) (local.get $mask))))
+            (local.set $p (i32.add (local.get $p) (local.get $d1)))
+            (local.set $d1 (i32.add (local.get $d1) (local.get $d2)))
+            (local.set $d2 (i32.add (local.get $d2) (local.get $d3)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $bits)))
+        (local.set $fresh (i32.ne (local.get $fresh) (i32.const 0)))
+        (i32.store8 (i32.add (i32.const 16384) (local.get $j)) (local.get $fresh))
+        (local.set $added (i32.add (local.get $added) (local.get $fresh)))
+        (local.set $h (i32.add (local.get $h) (i32.const 16)))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (br $keys)))
+    (local.get $added))
+)
