@@ -52,10 +52,10 @@ export interface BlockedKernel {
   readonly hashes: Int32Array;
   /** Where a call leaves one answer per key (1 or 0). */
   readonly answers: Uint8Array;
-  /** answers[j] = all k bits of key j set; returns how many were. */
-  probe(n: number, blockScale: number, shift: number, k: number, touch: number): number;
-  /** Sets each key's k bits in order; answers[j] = key j was new; returns how many were. */
-  mark(n: number, blockScale: number, shift: number, k: number, touch: number): number;
+  /** answers[j] = all k bits of key j set; returns how many were. Touches the keys' blocks first. */
+  probe(n: number, blockScale: number, shift: number, k: number): number;
+  /** Sets each key's k bits in order; answers[j] = key j was new; returns how many were. Touches first too. */
+  mark(n: number, blockScale: number, shift: number, k: number): number;
 }
 
 /** The kernel over `bits`, when they are a view {@link kernelBytes} made; else undefined. */
