@@ -1,95 +1,117 @@
-import { batchHashes, hashRangeBatch } from '@bloomkit/core/internal';
+import { batchHashes, batchLineEnds, hashLineBatch, hashRangeInto } from '@bloomkit/core/internal';
 import { type AnyFilter, type HashingFilter, takesHashes } from './filters.js';
 import { KeyView } from './key-view.js';
+import { LF } from './lines.js';
 
-/** Lines held before they are hashed together. */
-const BATCH_LINES = 1024;
-
-/** Where a {@link LineBatch}'s answers go, in input order. */
+/** Where a {@link LineBatch}'s new lines go, in input order. */
 export interface LineSink {
-  /** `chunk[start, end)`: one new line as it was read (separator included), or several consecutive ones. */
+  /** `chunk[start, end)`: new lines as they were read (separators included), one after another. */
   write(chunk: Buffer, start: number, end: number): void;
   /** After the lines written so far: `lines` more lines were answered, `fresh` of them new. */
   counted(lines: number, fresh: number): void;
 }
 
 /**
- * Test-and-add of lines where they lie in the read buffer, a batch at a time. The reader hands each line to `push`
- * and calls `flush` when its block ends, before the buffer is reused. The lines' bytes are hashed together
- * (`hashRangeBatch`: one copy into WebAssembly memory and one call for up to 1024 lines) and the filter adds the
- * hashes (`addHashes`: the batch's cache lines touched together, then each key in input order), so every answer is
- * the one `filter.add(line bytes)` gives line after line, a line repeated inside a batch included. New lines that
- * follow one another in the buffer are written as one span (one copy, not one per line). No line is made a string
- * or a view. A filter without `addHashes` (an exceptions file, whose list needs the key itself) answers each line
- * as it comes, through a {@link KeyView}.
+ * Test-and-add of lines where they lie in the read buffer, a block of lines at a time: the lines are found and
+ * hashed together (`hashLineBatch`: in WebAssembly, up to 1024 lines a call, after one copy of their bytes), and
+ * the filter adds the hashes (`addHashes`: the batch's cache lines touched together, then each key in input order),
+ * so every answer is the one `filter.add(line bytes)` gives line after line, a line repeated inside a batch
+ * included. The new lines are then moved together in the block, over the dropped ones (one copy per run of new
+ * lines), and written out as one span. No line is made a string or a view. A filter without `addHashes` (an
+ * exceptions file, whose list needs the key itself) answers each line as it comes, through a {@link KeyView}.
  */
 export class LineBatch {
-  private readonly starts = new Int32Array(BATCH_LINES);
-  private readonly ends = new Int32Array(BATCH_LINES);
-  private readonly nexts = new Int32Array(BATCH_LINES);
-  private count = 0;
-  /** The buffer the pending lines lie in. */
-  private chunk: Buffer | undefined;
-  /** Whether each line of the batch was new, as `addHashes` writes it. */
-  private readonly answers = new Uint8Array(BATCH_LINES);
+  /** Whether each line of a batch was new, as `addHashes` writes it. */
+  private readonly answers = new Uint8Array(1024);
+  /** A single line's hash words (the last line of the input, which has no separator). */
+  private readonly single = new Int32Array(4);
   private readonly keys = new KeyView();
   /** The filter, when it takes hashes; undefined for an exceptions file. */
   private readonly hashing: HashingFilter | undefined;
+  /** A line's key leaves out a CR before its separator when lines end with LF. */
+  private readonly crlf: boolean;
 
   constructor(
     private readonly filter: AnyFilter,
+    private readonly separator: number,
     private readonly sink: LineSink,
   ) {
     this.hashing = takesHashes(filter) ? filter : undefined;
+    this.crlf = separator === LF;
   }
 
   /**
-   * A line: its key `chunk[start, end)`, as read `chunk[start, next)`. Every line pushed until the next `flush` lies
-   * in the same `chunk`, unchanged until then.
+   * Answers the lines of `chunk[start, end)`, each ending with the separator, in order, and writes the new ones.
+   * Overwrites those bytes (the new lines move toward `start`).
    */
-  push(chunk: Buffer, start: number, end: number, next: number): void {
-    if (this.hashing === undefined) {
-      const isNew = this.filter.add(this.keys.of(chunk, start, end));
-      if (isNew) this.sink.write(chunk, start, next);
-      this.sink.counted(1, isNew ? 1 : 0);
+  lines(chunk: Buffer, start: number, end: number): void {
+    const filter = this.hashing;
+    if (filter === undefined) {
+      this.eachLine(chunk, start, end);
       return;
     }
-    this.chunk = chunk;
-    const j = this.count++;
-    this.starts[j] = start;
-    this.ends[j] = end;
-    this.nexts[j] = next;
-    if (j + 1 === BATCH_LINES) this.flush();
+    const answers = this.answers;
+    const sink = this.sink;
+    // The new lines so far are chunk[start, kept); each batch's runs of new lines are moved to `kept`.
+    let kept = start;
+    for (let from = start; from < end; ) {
+      const count = hashLineBatch(chunk, from, end, this.separator, this.crlf, filter.seed);
+      if (count === 0) throw new Error(`LineBatch.lines: no separator in [${from}, ${end})`);
+      const lineEnds = batchLineEnds();
+      const fresh = filter.addHashes(batchHashes(), count, answers);
+      // A run of new lines, chunk[runStart, runEnd), grows while line after line is new.
+      let lineStart = from;
+      let runStart = from;
+      let runEnd = from;
+      for (let i = 0; i < count; i++) {
+        const lineEnd = lineEnds[i]!;
+        if (answers[i] === 1) {
+          if (lineStart !== runEnd) {
+            kept = moveRun(chunk, kept, runStart, runEnd);
+            runStart = lineStart;
+          }
+          runEnd = lineEnd;
+        }
+        lineStart = lineEnd;
+      }
+      kept = moveRun(chunk, kept, runStart, runEnd);
+      sink.counted(count, fresh);
+      from = lineStart;
+    }
+    if (kept > start) sink.write(chunk, start, kept);
   }
 
-  /** Answers every line pushed so far, in order. */
-  flush(): void {
-    const chunk = this.chunk;
-    const count = this.count;
-    this.count = 0;
-    this.chunk = undefined;
+  /** The input's last line, `chunk[start, next)` with key `chunk[start, end)`, which has no separator. */
+  last(chunk: Buffer, start: number, end: number, next: number): void {
     const filter = this.hashing;
-    if (chunk === undefined || count === 0 || filter === undefined) return;
-    const { starts, nexts, sink } = this;
-    const answers = this.answers;
-    for (let from = 0; from < count; ) {
-      const hashed = hashRangeBatch(chunk, starts, this.ends, from, count, filter.seed);
-      const fresh = filter.addHashes(batchHashes(), hashed, answers);
-      // The new lines, as spans of consecutive ones: [spanStart, spanEnd) grows while line after line is new.
-      let spanStart = 0;
-      let spanEnd = -1;
-      for (let i = 0; i < hashed; i++) {
-        if (answers[i] !== 1) continue;
-        const start = starts[from + i]!;
-        if (start !== spanEnd) {
-          if (spanEnd >= 0) sink.write(chunk, spanStart, spanEnd);
-          spanStart = start;
-        }
-        spanEnd = nexts[from + i]!;
-      }
-      if (spanEnd >= 0) sink.write(chunk, spanStart, spanEnd);
-      sink.counted(hashed, fresh);
-      from += hashed;
+    let isNew: boolean;
+    if (filter === undefined) {
+      isNew = this.filter.add(this.keys.of(chunk, start, end));
+    } else {
+      hashRangeInto(chunk, start, end, filter.seed, this.single, 0);
+      isNew = filter.addHashes(this.single, 1) === 1;
+    }
+    if (isNew) this.sink.write(chunk, start, next);
+    this.sink.counted(1, isNew ? 1 : 0);
+  }
+
+  /** A line at a time, for a filter that needs each key itself. */
+  private eachLine(chunk: Buffer, start: number, end: number): void {
+    for (let lineStart = start; lineStart < end; ) {
+      const at = chunk.indexOf(this.separator, lineStart);
+      const keyEnd = this.crlf && at > lineStart && chunk[at - 1] === CR ? at - 1 : at;
+      const isNew = this.filter.add(this.keys.of(chunk, lineStart, keyEnd));
+      if (isNew) this.sink.write(chunk, lineStart, at + 1);
+      this.sink.counted(1, isNew ? 1 : 0);
+      lineStart = at + 1;
     }
   }
+}
+
+const CR = 0x0d;
+
+/** Moves `chunk[from, to)` to `at` (at ≤ from) and returns where the moved bytes end. */
+function moveRun(chunk: Buffer, at: number, from: number, to: number): number {
+  if (at !== from && to > from) chunk.copyWithin(at, from, to);
+  return at + (to - from);
 }

@@ -37,9 +37,16 @@ export interface LongLineHandler {
 const READ_BYTES = 1 << 20;
 
 /**
- * Calls `onLine` for every line read from `input`, in order, until end of file or a stop signal, and `blockEnd`
- * (when given) after the lines of each block, while their bytes are still in the buffer: a caller that holds lines
- * to answer them a batch at a time (`dedup`) answers them there.
+ * Receives the complete lines of a block at once: `chunk[start, end)` holds whole lines, each ending with the
+ * separator (keys as {@link LineHandler} says: without it, and for LF lines without a CR before it). The handler may
+ * overwrite those bytes (`dedup` moves the new lines together there); they are valid only during the call.
+ */
+export type LinesHandler = (chunk: Buffer, start: number, end: number) => void;
+
+/**
+ * Calls `onLine` for every line read from `input`, in order, until end of file or a stop signal; or, with
+ * `onLines`, hands each block's complete lines to `onLines` at once (a caller that answers lines a batch at a time,
+ * `dedup`, finds them itself) and only the input's last line, when it has no separator, to `onLine`.
  * One buffer is reused for the whole stream: lines are found with `Buffer.indexOf` (memchr), and a line cut by the
  * end of the buffer is moved to its start before the next read, so memory is one buffer plus the longest line,
  * whatever the stream's length. Each block is read asynchronously (see input.ts), so a signal is seen while the
@@ -53,9 +60,9 @@ export async function forEachLine(
   onLine: LineHandler,
   interrupts: Interrupts = NEVER_INTERRUPTED,
   long?: LongLineHandler,
-  blockEnd?: () => void,
+  onLines?: LinesHandler,
 ): Promise<void> {
-  const reader = new LineReader(input, separator, interrupts, long, blockEnd);
+  const reader = new LineReader(input, separator, interrupts, long, onLines);
   while (await reader.next(onLine));
 }
 
@@ -87,7 +94,7 @@ class LineReader {
     private readonly separator: number,
     private readonly interrupts: Interrupts,
     private readonly long?: LongLineHandler,
-    private readonly blockEnd?: () => void,
+    private readonly onLines?: LinesHandler,
   ) {}
 
   /**
@@ -121,7 +128,6 @@ class LineReader {
       const keyEnd = separator === LF && filled > 0 && buffer[filled - 1] === CR ? filled - 1 : filled;
       if (this.inLong) this.long!.end(buffer, 0, keyEnd, filled);
       else if (filled > 0) onLine(buffer, 0, keyEnd, filled);
-      this.blockEnd?.();
       this.filled = 0;
       this.inLong = false;
       return false;
@@ -140,13 +146,20 @@ class LineReader {
       start = at + 1;
       at = data.indexOf(separator, start);
     }
-    while (at !== -1) {
-      const keyEnd = separator === LF && at > start && data[at - 1] === CR ? at - 1 : at;
-      onLine(data, start, keyEnd, at + 1);
-      start = at + 1;
-      at = data.indexOf(separator, start);
+    if (this.onLines !== undefined) {
+      const last = at === -1 ? -1 : data.lastIndexOf(separator, end - 1);
+      if (last >= start) {
+        this.onLines(data, start, last + 1);
+        start = last + 1;
+      }
+    } else {
+      while (at !== -1) {
+        const keyEnd = separator === LF && at > start && data[at - 1] === CR ? at - 1 : at;
+        onLine(data, start, keyEnd, at + 1);
+        start = at + 1;
+        at = data.indexOf(separator, start);
+      }
     }
-    this.blockEnd?.();
     buffer.copyWithin(0, start, end);
     this.filled = end - start;
     return true;

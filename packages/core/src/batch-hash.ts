@@ -26,6 +26,8 @@ let backend: HashBackend = 'auto';
 let wasm: WasmMurmur3 | null | undefined;
 /** The JavaScript path's hashes. */
 const scriptHashes = new Int32Array(BATCH_KEYS * 4);
+/** The JavaScript path's line ends. */
+const scriptLineEnds = new Int32Array(BATCH_KEYS);
 
 /**
  * Hashes keys of `list` from `start` (at least one, at most {@link BATCH_KEYS}) with `seed`; returns how many. Key
@@ -46,36 +48,67 @@ export function hashBatch(list: readonly Key[], start: number, seed: number, whe
 }
 
 /**
- * {@link hashBatch} of keys that lie in one buffer (the CLI's lines in its read buffer): the ranges
- * `bytes[starts[j], ends[j])` from j = `from`, at least one and at most {@link BATCH_KEYS} of them before `to`;
- * returns how many. Range from + i's h1..h4 are then at [4i, 4i + 4) of {@link batchHashes}, as
- * `hashRangeInto` writes them. The ranges are in order (starts and ends never decrease) within `bytes`, `seed` is
- * an unsigned 32-bit integer and `from` < `to`: nothing is checked here. With WebAssembly, a batch's bytes are
- * copied into its memory at once (one copy of the span from the first start to the last end).
+ * {@link hashBatch} of the lines of a buffer (the CLI's read buffer): the lines of `bytes[from, to)` that end with
+ * the byte `separator`, from `from` on, at most {@link BATCH_KEYS}; returns how many, 0 when no separator lies in
+ * `[from, to)` (the bytes after the last one are not a line). Line j runs from `from` (j = 0) or the end of line
+ * j − 1 to {@link batchLineEnds}`[j]`, just past its separator; its key is the line without the separator, and with
+ * `crlf` also without a CR just before it, and its h1..h4 are at [4j, 4j + 4) of {@link batchHashes}, as
+ * `hashRangeInto` writes them for that key. `separator` is a byte, `seed` an unsigned 32-bit integer, and
+ * 0 ≤ `from` ≤ `to` ≤ `bytes.length`: nothing is checked here.
+ *
+ * With WebAssembly the lines are found there too, 8 bytes at a time, after one copy of about the batch's bytes;
+ * a line longer than the window (128 KiB) is found and hashed in JavaScript.
  */
-export function hashRangeBatch(
+export function hashLineBatch(
   bytes: Uint8Array,
-  starts: Int32Array,
-  ends: Int32Array,
   from: number,
   to: number,
+  separator: number,
+  crlf: boolean,
   seed: number,
 ): number {
-  let out: Int32Array = scriptHashes;
+  let hashes: Int32Array = scriptHashes;
+  let ends: Int32Array = scriptLineEnds;
+  let most = BATCH_KEYS;
   if (backend === 'auto') {
     const fast = loadedWasm();
     if (fast !== null) {
-      const count = fast.hashRanges(bytes, starts, ends, from, to, seed);
+      const count = fast.hashLines(bytes, from, to, separator, crlf, seed);
       if (count > 0) return count;
-      out = fast.hashes;
+      // The first line is longer than the window (or has no separator): that line alone here.
+      hashes = fast.hashes;
+      ends = fast.lineEnds;
+      most = 1;
     }
   }
-  const count = Math.min(BATCH_KEYS, to - from);
-  for (let i = 0; i < count; i++) hashRangeInto(bytes, starts[from + i]!, ends[from + i]!, seed, out, i * 4);
+  let start = from;
+  let count = 0;
+  for (; count < most; count++) {
+    const at = bytes.indexOf(separator, start);
+    if (at === -1 || at >= to) break;
+    const end = crlf && at > start && bytes[at - 1] === CR ? at - 1 : at;
+    hashRangeInto(bytes, start, end, seed, hashes, count * 4);
+    ends[count] = at + 1;
+    start = at + 1;
+  }
   return count;
 }
 
-/** The array the last {@link hashBatch} or {@link hashRangeBatch} wrote to (the same one until the backend changes). */
+/** Carriage return, dropped before a line's separator by {@link hashLineBatch} with `crlf`. */
+const CR = 0x0d;
+
+/** Where each line of the last {@link hashLineBatch} ends (the same array until the backend changes). */
+export function batchLineEnds(): Int32Array {
+  if (backend === 'auto') {
+    const fast = loadedWasm();
+    if (fast !== null) return fast.lineEnds;
+  }
+  return scriptLineEnds;
+}
+
+/**
+ * The array the last {@link hashBatch} or {@link hashLineBatch} wrote to (the same one until the backend changes).
+ */
 export function batchHashes(): Int32Array {
   if (backend === 'auto') {
     const fast = loadedWasm();

@@ -5,10 +5,11 @@
 
 /**
  * Keys hashed a batch at a time (in WebAssembly where it loads): `hashBatch` hashes keys of a checked list and says
- * how many, `hashRangeBatch` the same of ranges of one buffer, `batchHashes` is the array their h1..h4 are in.
+ * how many, `hashLineBatch` the same of the lines of a buffer (found where they lie; `batchLineEnds` says where
+ * each ends), `batchHashes` is the array their h1..h4 are in.
  * Scalable and window `addAll`/`hasMany`; the CLI's `dedup` (lines in its read buffer).
  */
-export { batchHashes, hashBatch, hashRangeBatch } from './batch-hash.js';
+export { batchHashes, batchLineEnds, hashBatch, hashLineBatch } from './batch-hash.js';
 /** m bits over pages (2^48 bits at most): a fresh zeroed array or a view of given bytes. Kinds, Redis. */
 export { BitArray } from './bit-array.js';
 /** The shared base of the bit kinds (standard, partitioned, blocked): a kind is its record; statics build it. */

@@ -4,9 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   BATCH_KEYS,
   batchHashes,
+  batchLineEnds,
   hashBackend,
   hashBatch,
-  hashRangeBatch,
+  hashLineBatch,
   setHashBackend,
 } from '../src/batch-hash.js';
 import type { Key } from '../src/key.js';
@@ -85,60 +86,109 @@ describe.each(['auto', 'javascript'] as const)('hashBatch (backend %s)', (choice
   });
 });
 
-/** Lines of `bytes` between separators (a separator is any byte equal to `separator`), as the CLI splits them. */
-function linesOf(bytes: Uint8Array, separator: number): { starts: Int32Array; ends: Int32Array } {
-  const starts: number[] = [];
+/**
+ * The lines of `bytes[from, to)` that end with `separator`, split one byte at a time: each line's end (just past its
+ * separator) and its key's hash, the key without the separator and, with `crlf`, without a CR just before it.
+ */
+function linesOf(
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  separator: number,
+  crlf: boolean,
+  seed: number,
+) {
   const ends: number[] = [];
-  let start = 0;
-  for (let i = 0; i <= bytes.length; i++) {
-    if (i === bytes.length || bytes[i] === separator) {
-      starts.push(start);
-      ends.push(i);
-      start = i + 1;
-    }
+  const hashes: number[] = [];
+  const words = new Int32Array(4);
+  let start = from;
+  for (let i = from; i < to; i++) {
+    if (bytes[i] !== separator) continue;
+    const keyEnd = crlf && i > start && bytes[i - 1] === 0x0d ? i - 1 : i;
+    hashRangeInto(bytes, start, keyEnd, seed, words);
+    hashes.push(...words);
+    ends.push(i + 1);
+    start = i + 1;
   }
-  return { starts: Int32Array.from(starts), ends: Int32Array.from(ends) };
+  return { ends, hashes };
 }
 
-describe.each(['auto', 'javascript'] as const)('hashRangeBatch (backend %s)', (choice) => {
-  it('gives each range of a buffer the words hashRangeInto gives it, batch after batch', () => {
+/** Every batch hashLineBatch makes of `bytes[from, to)`, one after another: their line ends and hashes. */
+function batchedLines(
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  separator: number,
+  crlf: boolean,
+  seed: number,
+) {
+  const ends: number[] = [];
+  const hashes: number[] = [];
+  const counts: number[] = [];
+  for (let at = from; ; ) {
+    const count = hashLineBatch(bytes, at, to, separator, crlf, seed);
+    if (count === 0) break;
+    counts.push(count);
+    ends.push(...batchLineEnds().subarray(0, count));
+    hashes.push(...batchHashes().subarray(0, count * 4));
+    at = ends[ends.length - 1]!;
+  }
+  return { ends, hashes, counts };
+}
+
+/** Bytes that are mostly separators, CRs and a few others, so lines are short, empty, CR-ended or not. */
+const lineBytes = fc
+  .uint8Array({ maxLength: 3_000 })
+  .map((raw) => raw.map((b) => (b < 40 ? 10 : b < 60 ? 13 : b < 70 ? 0 : b)));
+
+describe.each(['auto', 'javascript'] as const)('hashLineBatch (backend %s)', (choice) => {
+  it('finds the lines of a buffer range and gives each the words hashRangeInto gives its key, batch after batch', () => {
     setHashBackend(choice);
     fc.assert(
       fc.property(
-        fc.uint8Array({ maxLength: 3_000 }),
-        fc.integer({ min: 0, max: 255 }),
+        lineBytes,
+        fc.constantFrom(10, 0, 13, 0x61),
+        fc.boolean(),
         seeds,
-        (bytes, sep, seed) => {
-          const { starts, ends } = linesOf(bytes, sep);
-          const expected = new Int32Array(starts.length * 4);
-          for (let j = 0; j < starts.length; j++)
-            hashRangeInto(bytes, starts[j]!, ends[j]!, seed, expected, j * 4);
-          const got = new Int32Array(starts.length * 4);
-          for (let from = 0; from < starts.length; ) {
-            const count = hashRangeBatch(bytes, starts, ends, from, starts.length, seed);
-            expect(count).toBeGreaterThan(0);
-            got.set(batchHashes().subarray(0, count * 4), from * 4);
-            from += count;
-          }
-          expect(got).toEqual(expected);
+        fc.nat(),
+        fc.nat(),
+        (bytes, separator, crlf, seed, a, b) => {
+          const from = bytes.length === 0 ? 0 : a % (bytes.length + 1);
+          const to = from + (b % (bytes.length - from + 1));
+          const expected = linesOf(bytes, from, to, separator, crlf, seed);
+          const got = batchedLines(bytes, from, to, separator, crlf, seed);
+          expect(got.ends).toEqual(expected.ends);
+          expect(got.hashes).toEqual(expected.hashes);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 400 },
     );
   });
 
-  it('stops at `to`, at BATCH_KEYS ranges, and takes a range longer than the WebAssembly window alone', () => {
+  it('takes at most BATCH_KEYS lines, a line longer than the WebAssembly window alone, and no line without its separator', () => {
     setHashBackend(choice);
-    const bytes = new Uint8Array(400_000).fill(0x61);
-    const starts = Int32Array.from({ length: 3_000 }, (_, j) => j * 10);
-    const ends = Int32Array.from(starts, (start) => start + 9);
-    ends[2_999] = 300_000; // the last range: 270 KiB
-    expect(hashRangeBatch(bytes, starts, ends, 0, 5, 7)).toBe(5);
-    expect(hashRangeBatch(bytes, starts, ends, 0, 3_000, 7)).toBe(BATCH_KEYS);
-    expect(hashRangeBatch(bytes, starts, ends, 2_999, 3_000, 7)).toBe(1);
-    const expected = new Int32Array(4);
-    hashRangeInto(bytes, starts[2_999]!, ends[2_999]!, 7, expected);
-    expect(batchHashes().subarray(0, 4)).toEqual(expected);
+    // 3,000 short lines, one of 270 KiB, 2,000 short lines, one of 100 KiB (after batches of short lines), and a
+    // last line with no separator.
+    const parts = [
+      ...Array.from({ length: 3_000 }, (_, i) => `l${i}\r\n`),
+      `${'a'.repeat(270_000)}\n`,
+      ...Array.from({ length: 2_000 }, (_, i) => `m${i}\n`),
+      `${'b'.repeat(100_000)}\r\n`,
+      'no separator',
+    ];
+    const bytes = new TextEncoder().encode(parts.join(''));
+    const got = batchedLines(bytes, 0, bytes.length, 10, true, 9);
+    const expected = linesOf(bytes, 0, bytes.length, 10, true, 9);
+    expect(got.ends).toEqual(expected.ends);
+    expect(got.hashes).toEqual(expected.hashes);
+    expect(got.ends.length).toBe(5_002);
+    expect(Math.max(...got.counts)).toBe(BATCH_KEYS);
+    // With WebAssembly a line longer than its window (line 3,000) is hashed alone, in JavaScript.
+    let batch = 0;
+    for (let lines = got.counts[0]!; lines <= 3_000; lines += got.counts[batch]!) batch++;
+    if (choice === 'auto') expect(got.counts[batch]).toBe(1);
+    expect(hashLineBatch(bytes, bytes.length - 12, bytes.length, 10, true, 9)).toBe(0);
+    expect(hashLineBatch(bytes, 5, 5, 10, true, 9)).toBe(0);
   });
 });
 

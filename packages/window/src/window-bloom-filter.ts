@@ -435,7 +435,7 @@ export class WindowBloomFilter implements BloomFilter {
 
   /**
    * `addHash` for a batch of keys already hashed: key j's h1..h4 at `hashes[4j .. 4j + 3]` for j < `count` (as
-   * `hashBatch` and `hashRangeBatch` in `@bloomkit/core/internal` write them), added in order. `answers[j]`, when
+   * `hashBatch` and `hashLineBatch` in `@bloomkit/core/internal` write them), added in order. `answers[j]`, when
    * given, is set to 1 when key j was new and 0 otherwise. Returns how many were new. Arguments are checked first.
    */
   addHashes(hashes: Int32Array, count: number, answers?: Uint8Array): number {

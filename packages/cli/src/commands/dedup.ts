@@ -78,7 +78,7 @@ async function dedup(
   let lines = 0;
   let written = 0;
   const separator = options.nul ? NUL : LF;
-  const batch = new LineBatch(filter, {
+  const batch = new LineBatch(filter, separator, {
     write: (chunk, start, end) => out.bytes(chunk, start, end),
     counted(more, fresh) {
       const before = lines;
@@ -102,10 +102,10 @@ async function dedup(
         forEachLine(
           input,
           separator,
-          (chunk, start, end, next) => batch.push(chunk, start, end, next),
+          (chunk, start, end, next) => batch.last(chunk, start, end, next),
           writer.interrupts,
           long,
-          () => batch.flush(),
+          (chunk, start, end) => batch.lines(chunk, start, end),
         ),
       );
     }

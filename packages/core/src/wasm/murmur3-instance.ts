@@ -6,6 +6,7 @@ import { MURMUR3_WASM } from './murmur3-wasm.js';
 const STARTS_AT = 0;
 const ENDS_AT = 4096;
 const HASHES_AT = 8192;
+const LINE_ENDS_AT = 24576;
 const WINDOW_AT = 65536;
 const WINDOW_END = 196608;
 
@@ -20,25 +21,27 @@ export const WASM_BATCH_KEYS: number = 1024;
 export type HashKeysFunction = (list: readonly Key[], start: number, seed: number) => number;
 
 /**
- * Hashes the ranges `bytes[starts[j], ends[j])` for j from `from` to at most `to` (exclusive) into
- * {@link WasmMurmur3.hashes} (range from + i at [4i, 4i + 4)): as many as fit one batch, whose bytes (from the first
- * start to the last end) are copied into the window at once. Returns how many, or 0 when the first range alone is
- * longer than the window. The ranges are in order: starts and ends never decrease.
+ * Hashes the lines of `bytes[from, to)` that end with `separator`, from `from` on, into {@link WasmMurmur3.hashes}
+ * (line j's h1..h4 at [4j, 4j + 4)), as many as fit one batch, and writes where each line ends into
+ * {@link WasmMurmur3.lineEnds} (just past its separator, as an offset in `bytes`). A line's key is the line without
+ * its separator, and with `crlf` without a CR just before it. Returns how many lines, or 0 when the first line is
+ * longer than the window or has no separator before `to`.
  */
-export type HashRangesFunction = (
+export type HashLinesFunction = (
   bytes: Uint8Array,
-  starts: Int32Array,
-  ends: Int32Array,
   from: number,
   to: number,
+  separator: number,
+  crlf: boolean,
   seed: number,
 ) => number;
 
-/** The WebAssembly hasher: its two entries and the array (a view of the module's memory) they write to. */
+/** The WebAssembly hasher: its entries and the arrays (views of the module's memory) they write to. */
 export interface WasmMurmur3 {
   readonly hashKeys: HashKeysFunction;
-  readonly hashRanges: HashRangesFunction;
+  readonly hashLines: HashLinesFunction;
   readonly hashes: Int32Array;
+  readonly lineEnds: Int32Array;
 }
 
 /**
@@ -66,6 +69,14 @@ export function instantiateMurmur3(): WasmMurmur3 | undefined {
     seed: number,
     out: number,
   ) => void;
+  const split = exports.splitLines as (
+    from: number,
+    to: number,
+    separator: number,
+    crlf: number,
+    max: number,
+    bias: number,
+  ) => number;
   const buffer = (exports.memory as WebAssembly.Memory).buffer;
   const memory = new Uint8Array(buffer);
   const starts = new Int32Array(buffer, STARTS_AT, WASM_BATCH_KEYS);
@@ -104,20 +115,35 @@ export function instantiateMurmur3(): WasmMurmur3 | undefined {
     run(STARTS_AT, ENDS_AT, j - start, seed, HASHES_AT);
     return j - start;
   };
-  const hashRanges: HashRangesFunction = (bytes, rangeStarts, rangeEnds, from, to, seed) => {
-    const base = rangeStarts[from]!;
-    const last = Math.min(to, from + WASM_BATCH_KEYS);
-    let j = from;
-    while (j < last && rangeEnds[j]! - base <= WINDOW_END - WINDOW_AT) j++;
-    if (j === from) return 0;
-    memory.set(bytes.subarray(base, rangeEnds[j - 1]), WINDOW_AT);
-    const shift = WINDOW_AT - base;
-    for (let i = from; i < j; i++) {
-      starts[i - from] = rangeStarts[i]! + shift;
-      ends[i - from] = rangeEnds[i]! + shift;
+  const lineEnds = new Int32Array(buffer, LINE_ENDS_AT, WASM_BATCH_KEYS);
+  // Bytes copied for the next batch of lines: what the last batch used, with room to spare, so a batch copies about
+  // the bytes of its 1024 lines rather than the whole window (the whole window when that was not enough for one).
+  let linesCopy = 16384;
+  const hashLines: HashLinesFunction = (bytes, from, to, separator, crlf, seed) => {
+    const most = Math.min(to - from, WINDOW_END - WINDOW_AT);
+    for (let length = Math.min(most, linesCopy); ; length = most) {
+      memory.set(bytes.subarray(from, from + length), WINDOW_AT);
+      const n = split(
+        WINDOW_AT,
+        WINDOW_AT + length,
+        separator,
+        crlf ? 1 : 0,
+        WASM_BATCH_KEYS,
+        from - WINDOW_AT,
+      );
+      if (n > 0) {
+        run(STARTS_AT, ENDS_AT, n, seed, HASHES_AT);
+        const used = lineEnds[n - 1]! - from;
+        linesCopy = n < WASM_BATCH_KEYS ? Math.max(linesCopy, 2 * used) : used + (used >>> 2) + 1024;
+        return n;
+      }
+      if (length === most) return 0;
     }
-    run(STARTS_AT, ENDS_AT, j - from, seed, HASHES_AT);
-    return j - from;
   };
-  return { hashKeys, hashRanges, hashes: new Int32Array(buffer, HASHES_AT, WASM_BATCH_KEYS * 4) };
+  return {
+    hashKeys,
+    hashLines,
+    hashes: new Int32Array(buffer, HASHES_AT, WASM_BATCH_KEYS * 4),
+    lineEnds,
+  };
 }
