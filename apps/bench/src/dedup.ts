@@ -41,6 +41,9 @@ export interface DedupResult {
 
 const BIN = fileURLToPath(new URL('../../../packages/cli/dist/bin.js', import.meta.url));
 
+/** What the fixed-size dedup must reach, in multiples of awk's lines/s. */
+const DEDUP_GOAL = 12;
+
 export function dedupContenders(lines: number): DedupContender[] {
   return [
     { id: 'awk', label: "awk '!seen[$0]++'", argv: ['awk', '!seen[$0]++'] },
@@ -228,7 +231,7 @@ export function dedupMarkdown(result: DedupResult): string {
   const bk = stats.find((s) => s.contender.id === 'bloomkit')!;
   const fp = result.falsePositives.bloomkit ?? -1;
   const goals = [
-    `| \`bloomkit dedup\` ≥ 4× awk's lines/s | ${bk.rate / awk.rate >= 4 ? 'met' : '**short**'} | ${(bk.rate / awk.rate).toFixed(2)}× |`,
+    `| \`bloomkit dedup\` ≥ ${DEDUP_GOAL}× awk's lines/s | ${bk.rate / awk.rate >= DEDUP_GOAL ? 'met' : '**short**'} | ${(bk.rate / awk.rate).toFixed(2)}× |`,
     `| peak memory ≤ 1/10 of awk's | ${awk.peak / bk.peak >= 10 ? 'met' : '**short**'} | 1/${(awk.peak / bk.peak).toFixed(1)} (${mb(bk.peak)} vs ${mb(awk.peak)}) |`,
     `| output = awk's except false positives, within the target rate | ${fp >= 0 && fp <= result.distinct * (bk.contender.fpr ?? 0) ? 'met' : '**short**'} | ${fp} dropped of ${result.distinct.toLocaleString('en-US')} distinct (at most ${Math.round(result.distinct * (bk.contender.fpr ?? 0))} at the target rate) |`,
   ];
