@@ -1,4 +1,4 @@
-import { batchHashes, hashBackend, hashBatch } from './batch-hash.js';
+import { BATCH_KEYS, batchHashes, hashBackend, hashBatch } from './batch-hash.js';
 import { IncompatibleFiltersError, InvalidArgumentError } from './errors.js';
 import type { BloomFilter } from './filter.js';
 import { FORMAT_VERSION } from './format.js';
@@ -18,7 +18,8 @@ import type { FilterShapeOptions, FilterState, ResolvedShape, ResolvedState } fr
 import { encodeSingleFilter, encodeSingleFilterParts, rewriteInPlace } from './single-filter-codec.js';
 import type { FilterStore } from './storage.js';
 import { checkHashBatch, keyList } from './validate.js';
-import { type BlockedKernel, blockedKernel } from './wasm/blocked-instance.js';
+import { type BatchKernel, blockedKernel } from './wasm/blocked-instance.js';
+import { strideKernel } from './wasm/stride-instance.js';
 
 /**
  * Bytes of bits from which a batch on the JavaScript loops touches its keys' lines before marking or probing them
@@ -31,6 +32,9 @@ const TOUCH_FROM_BYTES = 4 * 1024 * 1024;
 
 /** The blocked kernel's block: 512 bits, so a position's offset in it is p(i) >>> (32 − 9). */
 const KERNEL_SHIFT = 23;
+
+/** hasMany's answers from a kernel, a batch at a time. */
+const kernelAnswers = new Uint8Array(BATCH_KEYS);
 
 /**
  * The one engine behind every single filter (standard, partitioned, counting, blocked): a key is hashed once
@@ -74,12 +78,15 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
    */
   private readonly blockShift: number;
   /**
-   * The batch kernel (wasm/blocked.wat) over this filter's bits, for a blocked filter whose bits live in a
-   * WebAssembly memory of their own (new-bit-array.ts): made on the first batch; null when there is none. Measured
-   * on 10^6 flat URL keys (1.2 MB of bits), one process, interleaved: hasMany 102–129 ns a key against 125–163 in
-   * the JavaScript loops, the hash (~50 ns) included.
+   * The batch kernel over this filter's bits (wasm/blocked.wat for a blocked filter, wasm/stride.wat for a standard
+   * or partitioned one), when they live in a WebAssembly memory of their own (new-bit-array.ts): made on the first
+   * batch; null when there is none. Measured on 10^6 flat URL keys (1.2 MB of bits), one process, interleaved:
+   * blocked hasMany 102–129 ns a key against 125–163 in the JavaScript loops, the hash (~50 ns) included.
    */
-  private kernel: BlockedKernel | null | undefined;
+  private kernel: BatchKernel | null | undefined;
+  /** The two layout numbers the kernel's entries take (see BatchKernel), set when it is made. */
+  private kernelScale = 0;
+  private kernelStep = 0;
   /** What the touch pass read: written so its loads are kept, never read. */
   // biome-ignore lint/correctness/noUnusedPrivateClassMembers: a sink for the touch pass's loads
   private touched = 0;
@@ -230,9 +237,8 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
       const hashes = batchHashes();
       const kernel = this.batchKernel();
       if (kernel !== null) {
-        this.kernelBatch(kernel, hashes, count, false, undefined);
-        const answers = kernel.answers;
-        for (let j = 0; j < count; j++) out[start + j] = answers[j] === 1;
+        this.kernelBatch(kernel, hashes, count, false, kernelAnswers);
+        for (let j = 0; j < count; j++) out[start + j] = kernelAnswers[j] === 1;
       } else {
         this.touch(hashes, count);
         for (let j = 0; j < count; j++) out[start + j] = this.probeAt(hashes, j * 4);
@@ -246,39 +252,49 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
    * The batch kernel when this filter has one (made on first use) and batches are not forced onto the JavaScript
    * path (`setHashBackend('javascript')` in core/internal, which the tests use to compare the two); else null.
    */
-  private batchKernel(): BlockedKernel | null {
+  private batchKernel(): BatchKernel | null {
     if (this.kernel === undefined) {
       const bytes = this.bitBytes;
-      this.kernel =
-        this.blockShift === KERNEL_SHIFT && bytes !== undefined ? (blockedKernel(bytes) ?? null) : null;
+      let kernel: BatchKernel | undefined;
+      if (bytes !== undefined && this.blockShift === KERNEL_SHIFT) {
+        kernel = blockedKernel(bytes);
+        this.kernelScale = this.blockScale;
+        this.kernelStep = this.blockShift;
+      } else if (bytes !== undefined && this.narrow && this.blockScale === 0) {
+        kernel = strideKernel(bytes, this.hashes);
+        this.kernelScale = this.scale;
+        this.kernelStep = this.stride;
+      }
+      this.kernel = kernel ?? null;
     }
     return this.kernel !== null && hashBackend() === 'webassembly' ? this.kernel : null;
   }
 
   /**
-   * Marks (or probes) `count` hashed keys with the kernel, in order, up to 1024 a call: copies their words into the
-   * kernel's memory, runs it, copies its answers to `answers` when given (else they are left in `kernel.answers`
-   * for a batch of at most 1024). Returns how many keys were new (or present).
+   * Marks (or probes) `count` hashed keys with the kernel, in order, `keysPerCall` a call: copies their words into
+   * the kernel's memory, runs it, copies its answers to `answers` when given. Returns how many keys were new (or
+   * present).
    *
-   * The kernel touches every key's block first, at any size: it computes all the batch's blocks, then reads them
-   * in a loop of loads alone, ~12 ns a key from 320 KiB to 19 MiB of bits, where marking without it waits on each
-   * line (random hashes, k = 10, ns a key touched/not: 320 KiB 33/35, 1.3 MiB 38/47, 4 MiB 39/112).
+   * The kernel touches every key's lines first, at any size: it computes all the batch's blocks (or positions),
+   * then reads them in a loop of loads alone. Blocked: ~12 ns a key from 320 KiB to 19 MiB of bits, where marking
+   * without it waits on each line (random hashes, k = 10, ns a key touched/not: 320 KiB 33/35, 1.3 MiB 38/47,
+   * 4 MiB 39/112).
    */
   private kernelBatch(
-    kernel: BlockedKernel,
+    kernel: BatchKernel,
     hashes: Int32Array,
     count: number,
     mark: boolean,
     answers: Uint8Array | undefined,
   ): number {
-    const most = kernel.answers.length;
+    const most = kernel.keysPerCall;
     let total = 0;
     for (let done = 0; done < count; done += most) {
       const n = Math.min(most, count - done);
       kernel.hashes.set(hashes.subarray(done * 4, (done + n) * 4));
       total += mark
-        ? kernel.mark(n, this.blockScale, this.blockShift, this.hashes)
-        : kernel.probe(n, this.blockScale, this.blockShift, this.hashes);
+        ? kernel.mark(n, this.kernelScale, this.kernelStep, this.hashes)
+        : kernel.probe(n, this.kernelScale, this.kernelStep, this.hashes);
       if (answers !== undefined) answers.set(kernel.answers.subarray(0, n), done);
     }
     return total;

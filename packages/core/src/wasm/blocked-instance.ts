@@ -46,35 +46,55 @@ export function kernelBytes(byteLength: number): Uint8Array | undefined {
   return new Uint8Array(memory.buffer, BITS_AT, byteLength);
 }
 
-/** blocked.wat over one filter's bits: its two entries and the views of its scratch they read and write. */
-export interface BlockedKernel {
-  /** Where a batch's h1..h4 go before a call: key j's at [4j, 4j + 4), j < 1024. */
+/**
+ * A batch kernel over one filter's bits (blocked.wat, or stride.wat for the standard and partitioned layouts): its
+ * two entries and the views of its scratch they read and write. Each entry takes the batch's size, two numbers of
+ * the layout (blocked: the block scale and the shift of an offset in a block; stride: the reduction's scale and the
+ * stride between slices) and k.
+ */
+export interface BatchKernel {
+  /** Where a batch's h1..h4 go before a call: key j's at [4j, 4j + 4), j < keysPerCall. */
   readonly hashes: Int32Array;
   /** Where a call leaves one answer per key (1 or 0). */
   readonly answers: Uint8Array;
-  /** answers[j] = all k bits of key j set; returns how many were. Touches the keys' blocks first. */
-  probe(n: number, blockScale: number, shift: number, k: number): number;
+  /** The most keys one call takes. */
+  readonly keysPerCall: number;
+  /** answers[j] = all k bits of key j set; returns how many were. Touches the keys' lines first. */
+  probe(n: number, scale: number, step: number, k: number): number;
   /** Sets each key's k bits in order; answers[j] = key j was new; returns how many were. Touches first too. */
-  mark(n: number, blockScale: number, shift: number, k: number): number;
+  mark(n: number, scale: number, step: number, k: number): number;
 }
 
 /** The kernel over `bits`, when they are a view {@link kernelBytes} made; else undefined. */
-export function blockedKernel(bits: Uint8Array): BlockedKernel | undefined {
-  const memory = memories.get(bits.buffer);
+export function blockedKernel(bits: Uint8Array): BatchKernel | undefined {
   const module = loadModule();
-  if (memory === undefined || module === null || bits.byteOffset !== BITS_AT) return undefined;
-  let exports: WebAssembly.Exports;
+  const kernel = module === null ? undefined : instantiateOver(module, bits);
+  if (kernel === undefined) return undefined;
+  return {
+    ...kernel.scratch,
+    keysPerCall: KERNEL_KEYS,
+    probe: kernel.exports.probe as BatchKernel['probe'],
+    mark: kernel.exports.mark as BatchKernel['mark'],
+  };
+}
+
+/**
+ * `module` instantiated over the memory `bits` lie in, when they are a view {@link kernelBytes} made, with the views
+ * of the scratch every kernel shares (the hashes and the answers); else undefined.
+ */
+export function instantiateOver(
+  module: WebAssembly.Module,
+  bits: Uint8Array,
+): { exports: WebAssembly.Exports; scratch: { hashes: Int32Array; answers: Uint8Array } } | undefined {
+  const memory = memories.get(bits.buffer);
+  if (memory === undefined || bits.byteOffset !== BITS_AT) return undefined;
   try {
-    exports = new WebAssembly.Instance(module, { filter: { memory } }).exports;
+    const exports = new WebAssembly.Instance(module, { filter: { memory } }).exports;
+    const hashes = new Int32Array(memory.buffer, HASHES_AT, KERNEL_KEYS * 4);
+    return { exports, scratch: { hashes, answers: new Uint8Array(memory.buffer, ANSWERS_AT, KERNEL_KEYS) } };
   } catch {
     return undefined;
   }
-  return {
-    hashes: new Int32Array(memory.buffer, HASHES_AT, KERNEL_KEYS * 4),
-    answers: new Uint8Array(memory.buffer, ANSWERS_AT, KERNEL_KEYS),
-    probe: exports.probe as BlockedKernel['probe'],
-    mark: exports.mark as BlockedKernel['mark'],
-  };
 }
 
 function loadModule(): WebAssembly.Module | null {

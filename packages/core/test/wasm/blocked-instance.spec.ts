@@ -4,15 +4,14 @@ import { batchHashes, hashBatch, setHashBackend } from '../../src/batch-hash.js'
 import type { BitArray } from '../../src/bit-array.js';
 import type { Key } from '../../src/key.js';
 import { blockedLayout } from '../../src/layouts/blocked.js';
+import { partitionedLayout } from '../../src/layouts/partitioned.js';
 import { standardLayout } from '../../src/layouts/standard.js';
 import { newBitArray } from '../../src/new-bit-array.js';
 import { decodeSingleFilter } from '../../src/single-filter-codec.js';
 import { blockedKernel, KERNEL_FROM_BYTES, kernelBytes } from '../../src/wasm/blocked-instance.js';
-import { TOY_BLOCKED, toyBitFilterClass } from '../support/toy-filter.js';
+import { TOY_BLOCKED, TOY_PARTITIONED, TOY_STANDARD, toyBitFilterClass } from '../support/toy-filter.js';
 
-const Blocked = toyBitFilterClass(TOY_BLOCKED);
-
-/** The smallest blocked filter whose bits go into a WebAssembly memory: 256 KiB. */
+/** The smallest filter whose bits go into a WebAssembly memory: 256 KiB. */
 const KERNEL_BITS = KERNEL_FROM_BYTES * 8;
 
 /** Runs `work` with batches forced onto the JavaScript loops (and the JavaScript hash). */
@@ -55,7 +54,7 @@ describe('kernelBytes: bits in a WebAssembly memory of their own', () => {
     expect(blockedKernel(new Uint8Array(KERNEL_FROM_BYTES))).toBeUndefined();
   });
 
-  it('is used for the blocked layout only, copies what it is given, and falls back to a plain BitArray', () => {
+  it('is used for the bit layouts, copies what it is given, and falls back to a plain BitArray', () => {
     const payload = new Uint8Array(KERNEL_FROM_BYTES).map((_, i) => i * 7);
     const inMemory = newBitArray(blockedLayout, KERNEL_BITS, payload);
     expect(inMemory.bitBytes!.byteOffset % 65536).toBe(0);
@@ -66,7 +65,8 @@ describe('kernelBytes: bits in a WebAssembly memory of their own', () => {
       payload.subarray(1000),
     ]);
     expectSameBytes(parts.bitBytes!, payload);
-    expect(newBitArray(standardLayout, KERNEL_BITS).bitBytes!.buffer.byteLength).toBe(KERNEL_FROM_BYTES);
+    for (const layout of [standardLayout, partitionedLayout])
+      expect(newBitArray(layout, KERNEL_BITS).bitBytes!.byteOffset % 65536).toBe(0);
     expect(newBitArray(blockedLayout, KERNEL_BITS - 512).bitBytes!.buffer.byteLength).toBe(
       KERNEL_FROM_BYTES - 64,
     );
@@ -76,7 +76,12 @@ describe('kernelBytes: bits in a WebAssembly memory of their own', () => {
   });
 });
 
-describe('the blocked batch kernel', () => {
+describe.each([
+  ['blocked', TOY_BLOCKED],
+  ['standard', TOY_STANDARD],
+  ['partitioned', TOY_PARTITIONED],
+] as const)('the %s batch kernel', (_name, kind) => {
+  const Filter = toyBitFilterClass(kind);
   const key = fc.oneof(
     fc.string({ maxLength: 40 }),
     fc.string({ unit: 'binary', maxLength: 12 }),
@@ -93,9 +98,9 @@ describe('the blocked batch kernel', () => {
         fc.nat(0xffffffff),
         (added, probed, extraBlocks, hashes, seed) => {
           const bits = KERNEL_BITS + extraBlocks * 512;
-          const kernel = new Blocked({ bits, hashes, seed });
-          const loops = new Blocked({ bits, hashes, seed });
-          const single = new Blocked({ bits, hashes, seed });
+          const kernel = new Filter({ bits, hashes, seed });
+          const loops = new Filter({ bits, hashes, seed });
+          const single = new Filter({ bits, hashes, seed });
           expect(kernel.payloadParts()[0]!.byteOffset % 65536).toBe(0);
           const fresh = added.filter((k) => single.add(k)).length;
           expect(kernel.addAll(added)).toBe(fresh);
@@ -120,8 +125,8 @@ describe('the blocked batch kernel', () => {
     const seed = 99;
     const keys: Key[] = Array.from({ length: 2_500 }, (_, i) => `key-${i % 2_000}`);
     const hashes = hashesOf(keys, seed);
-    const kernel = new Blocked({ bits: KERNEL_BITS * 2, hashes: 8, seed });
-    const loops = new Blocked({ bits: KERNEL_BITS * 2, hashes: 8, seed });
+    const kernel = new Filter({ bits: KERNEL_BITS * 2, hashes: 8, seed });
+    const loops = new Filter({ bits: KERNEL_BITS * 2, hashes: 8, seed });
     const kernelAnswers = new Uint8Array(keys.length);
     const loopAnswers = new Uint8Array(keys.length);
     const added = kernel.addHashes(hashes, keys.length, kernelAnswers);
@@ -135,14 +140,14 @@ describe('the blocked batch kernel', () => {
   });
 
   it('keeps working on the bits of a copy and of a view: deserialized, cloned, in place', () => {
-    const filter = new Blocked({ bits: KERNEL_BITS, hashes: 7, seed: 5 });
+    const filter = new Filter({ bits: KERNEL_BITS, hashes: 7, seed: 5 });
     const keys = Array.from({ length: 20_000 }, (_, i) => `https://example.org/${i}`);
     const absent = Array.from({ length: 20_000 }, (_, i) => `https://example.net/${i}`);
     filter.addAll(keys);
     const bytes = filter.serialize();
     const read = (copy: boolean) => {
-      const { shape, state } = decodeSingleFilter<BitArray>(TOY_BLOCKED, bytes, { copy });
-      return new Blocked(shape, state);
+      const { shape, state } = decodeSingleFilter<BitArray>(kind, bytes, { copy });
+      return new Filter(shape, state);
     };
     const copied = read(true);
     const viewed = read(false);
