@@ -86,18 +86,21 @@ describe.each(['auto', 'javascript'] as const)('hashBatch (backend %s)', (choice
   });
 });
 
+/** A buffer range to split into lines, and how. */
+interface LineCase {
+  bytes: Uint8Array;
+  from: number;
+  to: number;
+  separator: number;
+  crlf: boolean;
+  seed: number;
+}
+
 /**
  * The lines of `bytes[from, to)` that end with `separator`, split one byte at a time: each line's end (just past its
  * separator) and its key's hash, the key without the separator and, with `crlf`, without a CR just before it.
  */
-function linesOf(
-  bytes: Uint8Array,
-  from: number,
-  to: number,
-  separator: number,
-  crlf: boolean,
-  seed: number,
-) {
+function linesOf({ bytes, from, to, separator, crlf, seed }: LineCase) {
   const ends: number[] = [];
   const hashes: number[] = [];
   const words = new Int32Array(4);
@@ -114,14 +117,7 @@ function linesOf(
 }
 
 /** Every batch hashLineBatch makes of `bytes[from, to)`, one after another: their line ends and hashes. */
-function batchedLines(
-  bytes: Uint8Array,
-  from: number,
-  to: number,
-  separator: number,
-  crlf: boolean,
-  seed: number,
-) {
+function batchedLines({ bytes, from, to, separator, crlf, seed }: LineCase) {
   const ends: number[] = [];
   const hashes: number[] = [];
   const counts: number[] = [];
@@ -155,8 +151,9 @@ describe.each(['auto', 'javascript'] as const)('hashLineBatch (backend %s)', (ch
         (bytes, separator, crlf, seed, a, b) => {
           const from = bytes.length === 0 ? 0 : a % (bytes.length + 1);
           const to = from + (b % (bytes.length - from + 1));
-          const expected = linesOf(bytes, from, to, separator, crlf, seed);
-          const got = batchedLines(bytes, from, to, separator, crlf, seed);
+          const lineCase = { bytes, from, to, separator, crlf, seed };
+          const expected = linesOf(lineCase);
+          const got = batchedLines(lineCase);
           expect(got.ends).toEqual(expected.ends);
           expect(got.hashes).toEqual(expected.hashes);
         },
@@ -177,8 +174,9 @@ describe.each(['auto', 'javascript'] as const)('hashLineBatch (backend %s)', (ch
       'no separator',
     ];
     const bytes = new TextEncoder().encode(parts.join(''));
-    const got = batchedLines(bytes, 0, bytes.length, 10, true, 9);
-    const expected = linesOf(bytes, 0, bytes.length, 10, true, 9);
+    const lineCase = { bytes, from: 0, to: bytes.length, separator: 10, crlf: true, seed: 9 };
+    const got = batchedLines(lineCase);
+    const expected = linesOf(lineCase);
     expect(got.ends).toEqual(expected.ends);
     expect(got.hashes).toEqual(expected.hashes);
     expect(got.ends.length).toBe(5_002);
