@@ -40,7 +40,7 @@ export abstract class BitFilter extends BloomEngine<BitArray> {
     const kind = (new.target as unknown as { readonly kind: KindRecord }).kind;
     const shape = resolveShape(kind, options, state?.storage === undefined ? { bitsPerSlot: 1 } : undefined);
     const resolved = resolveState(kind, state);
-    super(kind, shape, resolved.storage ?? newBitArray(kind.layout, shape.bits), resolved);
+    super(kind, shape, resolved.storage ?? newBitArray(shape.bits), resolved);
   }
 
   /**

@@ -84,9 +84,6 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
    * blocked hasMany 102–129 ns a key against 125–163 in the JavaScript loops, the hash (~50 ns) included.
    */
   private kernel: BatchKernel | null | undefined;
-  /** The two layout numbers the kernel's entries take (see BatchKernel), set when it is made. */
-  private kernelScale = 0;
-  private kernelStep = 0;
   /** What the touch pass read: written so its loads are kept, never read. */
   // biome-ignore lint/correctness/noUnusedPrivateClassMembers: a sink for the touch pass's loads
   private touched = 0;
@@ -256,15 +253,9 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
     if (this.kernel === undefined) {
       const bytes = this.bitBytes;
       let kernel: BatchKernel | undefined;
-      if (bytes !== undefined && this.blockShift === KERNEL_SHIFT) {
-        kernel = blockedKernel(bytes);
-        this.kernelScale = this.blockScale;
-        this.kernelStep = this.blockShift;
-      } else if (bytes !== undefined && this.narrow && this.blockScale === 0) {
+      if (bytes !== undefined && this.blockShift === KERNEL_SHIFT) kernel = blockedKernel(bytes);
+      else if (bytes !== undefined && this.narrow && this.blockScale === 0)
         kernel = strideKernel(bytes, this.hashes);
-        this.kernelScale = this.scale;
-        this.kernelStep = this.stride;
-      }
       this.kernel = kernel ?? null;
     }
     return this.kernel !== null && hashBackend() === 'webassembly' ? this.kernel : null;
@@ -287,14 +278,17 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
     mark: boolean,
     answers: Uint8Array | undefined,
   ): number {
+    // The two layout numbers the entries take (see BatchKernel): blocked, the block scale and shift; else the
+    // reduction's scale and the stride between slices.
+    const blocked = this.blockShift === KERNEL_SHIFT;
+    const scale = blocked ? this.blockScale : this.scale;
+    const step = blocked ? this.blockShift : this.stride;
     const most = kernel.keysPerCall;
     let total = 0;
     for (let done = 0; done < count; done += most) {
       const n = Math.min(most, count - done);
       kernel.hashes.set(hashes.subarray(done * 4, (done + n) * 4));
-      total += mark
-        ? kernel.mark(n, this.kernelScale, this.kernelStep, this.hashes)
-        : kernel.probe(n, this.kernelScale, this.kernelStep, this.hashes);
+      total += mark ? kernel.mark(n, scale, step, this.hashes) : kernel.probe(n, scale, step, this.hashes);
       if (answers !== undefined) answers.set(kernel.answers.subarray(0, n), done);
     }
     return total;

@@ -1,30 +1,18 @@
 import { BitArray } from './bit-array.js';
-import type { Layout } from './layout.js';
-import { blockedLayout } from './layouts/blocked.js';
-import { partitionedLayout } from './layouts/partitioned.js';
-import { standardLayout } from './layouts/standard.js';
 import { copyPagesTo } from './pages.js';
 import { lengthOf } from './parts.js';
 import { kernelBytes } from './wasm/blocked-instance.js';
 
 /**
- * The bit store of a new or copied-in filter of `layout`: from 256 KiB of bits (KERNEL_FROM_BYTES), `bits` bits in
- * a WebAssembly memory of their own, where the batch kernels work on them (wasm/blocked.wat for the blocked layout,
- * whose blocks are then each one cache line, the memory being page-aligned; wasm/stride.wat for the standard and
- * partitioned ones), holding `bytes` when given; otherwise, and wherever that memory cannot be had, a BitArray as
- * usual. Either way the same BitArray, bit for bit.
+ * The bit store of a new or copied-in bit filter (standard, partitioned, blocked): from 256 KiB of bits
+ * (KERNEL_FROM_BYTES), `bits` bits in a WebAssembly memory of their own, where the batch kernels work on them
+ * (wasm/blocked.wat for the blocked layout, whose blocks are then each one cache line, the memory being
+ * page-aligned; wasm/stride.wat for the standard and partitioned ones), holding `bytes` when given; otherwise, and
+ * wherever that memory cannot be had, a BitArray as usual. Either way the same BitArray, bit for bit.
  */
-export function newBitArray(
-  layout: Layout,
-  bits: number,
-  bytes?: Uint8Array | readonly Uint8Array[],
-): BitArray {
+export function newBitArray(bits: number, bytes?: Uint8Array | readonly Uint8Array[]): BitArray {
   const byteLength = Math.ceil(bits / 8);
-  const fits =
-    (layout === blockedLayout || layout === standardLayout || layout === partitionedLayout) &&
-    Number.isInteger(bits) &&
-    bits > 0 &&
-    (bytes === undefined || lengthOf(bytes) === byteLength);
+  const fits = Number.isInteger(bits) && bits > 0 && (bytes === undefined || lengthOf(bytes) === byteLength);
   const view = fits ? kernelBytes(byteLength) : undefined;
   if (view === undefined) return new BitArray(bits, bytes === undefined ? {} : { bytes });
   if (bytes !== undefined) copyPagesTo(bytes instanceof Uint8Array ? [bytes] : bytes, view, 0);

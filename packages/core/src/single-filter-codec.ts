@@ -165,7 +165,7 @@ export function decodeSingleFilter<S extends BitArray | CounterArray>(
   const store =
     counterBits === 0
       ? copy
-        ? newBitArray(kind.layout, bits, payload)
+        ? newBitArray(bits, payload)
         : new BitArray(bits, { bytes: payload, copy })
       : new CounterArray(bits, counterBits as CounterBits, { bytes: payload, copy });
   if (store.hasPaddingBits()) {

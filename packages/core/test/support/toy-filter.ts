@@ -26,7 +26,7 @@ export function toyBitFilterClass(kind: KindRecord = TOY_STANDARD) {
     constructor(options: FilterShapeOptions, state?: FilterState<BitArray>) {
       const shape = resolveShape(kind, options);
       const resolved = resolveState(kind, state);
-      super(kind, shape, resolved.storage ?? newBitArray(kind.layout, shape.bits), resolved);
+      super(kind, shape, resolved.storage ?? newBitArray(shape.bits), resolved);
     }
   };
 }

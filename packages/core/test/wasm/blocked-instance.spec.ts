@@ -3,9 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { batchHashes, hashBatch, setHashBackend } from '../../src/batch-hash.js';
 import type { BitArray } from '../../src/bit-array.js';
 import type { Key } from '../../src/key.js';
-import { blockedLayout } from '../../src/layouts/blocked.js';
-import { partitionedLayout } from '../../src/layouts/partitioned.js';
-import { standardLayout } from '../../src/layouts/standard.js';
 import { newBitArray } from '../../src/new-bit-array.js';
 import { decodeSingleFilter } from '../../src/single-filter-codec.js';
 import { blockedKernel, KERNEL_FROM_BYTES, kernelBytes } from '../../src/wasm/blocked-instance.js';
@@ -54,25 +51,17 @@ describe('kernelBytes: bits in a WebAssembly memory of their own', () => {
     expect(blockedKernel(new Uint8Array(KERNEL_FROM_BYTES))).toBeUndefined();
   });
 
-  it('is used for the bit layouts, copies what it is given, and falls back to a plain BitArray', () => {
+  it('holds the bits of every bit layout (see the kernels below), copies what it is given, and falls back to a plain BitArray', () => {
     const payload = new Uint8Array(KERNEL_FROM_BYTES).map((_, i) => i * 7);
-    const inMemory = newBitArray(blockedLayout, KERNEL_BITS, payload);
+    const inMemory = newBitArray(KERNEL_BITS, payload);
     expect(inMemory.bitBytes!.byteOffset % 65536).toBe(0);
     expectSameBytes(inMemory.bitBytes!, payload);
     expect(inMemory.bitBytes!.buffer).not.toBe(payload.buffer);
-    const parts = newBitArray(blockedLayout, KERNEL_BITS, [
-      payload.subarray(0, 1000),
-      payload.subarray(1000),
-    ]);
+    const parts = newBitArray(KERNEL_BITS, [payload.subarray(0, 1000), payload.subarray(1000)]);
     expectSameBytes(parts.bitBytes!, payload);
-    for (const layout of [standardLayout, partitionedLayout])
-      expect(newBitArray(layout, KERNEL_BITS).bitBytes!.byteOffset % 65536).toBe(0);
-    expect(newBitArray(blockedLayout, KERNEL_BITS - 512).bitBytes!.buffer.byteLength).toBe(
-      KERNEL_FROM_BYTES - 64,
-    );
-    expect(() => newBitArray(blockedLayout, KERNEL_BITS, new Uint8Array(3))).toThrow(
-      /bytes must hold exactly/,
-    );
+    expect(newBitArray(KERNEL_BITS).bitBytes!.byteOffset % 65536).toBe(0);
+    expect(newBitArray(KERNEL_BITS - 512).bitBytes!.buffer.byteLength).toBe(KERNEL_FROM_BYTES - 64);
+    expect(() => newBitArray(KERNEL_BITS, new Uint8Array(3))).toThrow(/bytes must hold exactly/);
   });
 });
 
