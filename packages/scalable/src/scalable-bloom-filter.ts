@@ -33,6 +33,7 @@ import {
   toFilterJson,
 } from '@bloomkit/core/internal';
 import { PartitionedBloomFilter, partitionedKind } from '@bloomkit/partitioned';
+import { PendingKeys, RUN_KEYS } from './pending-keys.js';
 import { decodeScalableParams, encodeScalableParams } from './scalable-params.js';
 import {
   checkGrowth,
@@ -44,6 +45,11 @@ import {
   subCapacity,
   subFprs,
 } from './schedule.js';
+
+/** The run every chain's batches go through (one call uses it up; see PendingKeys). */
+const pending = new PendingKeys();
+/** hasMany's answers, a batch at a time (grown once if a batch holds more keys). */
+let manyFound = new Uint8Array(RUN_KEYS);
 
 /** Kind 4 of docs/FORMAT.md: a chain of partitioned sub-filters. */
 export const scalableKind: KindRecord = {
@@ -312,25 +318,76 @@ export class ScalableBloomFilter implements BloomFilter {
     return this.addBatch(hashes, count, answers);
   }
 
-  /** Adds `count` hashed keys in order; answers as {@link addHashes}. */
+  /**
+   * Adds `count` hashed keys in order; answers as {@link addHashes}. Runs of keys go through the sub-filters'
+   * batch entries (see {@link PendingKeys}), each run at most what the newest sub-filter has room for, so the run
+   * never needs a new sub-filter: the answers, the counts and the bits are those of `addHash` key by key.
+   */
   private addBatch(hashes: Int32Array, count: number, answers: Uint8Array | undefined): number {
     let added = 0;
-    for (let j = 0; j < count; j++) {
-      this.takeHash(hashes, j * 4);
-      const fresh = this.addHashed();
-      if (fresh) added++;
-      if (answers !== undefined) answers[j] = fresh ? 1 : 0;
+    for (let start = 0; start < count; ) {
+      const newest = this.newest();
+      const room = newest.capacity! - newest.count;
+      if (room <= 0) {
+        // Full: key by key until one is new, which chains the next sub-filter as `add` does (so repeats alone
+        // never grow the chain).
+        this.takeHash(hashes, start * 4);
+        const fresh = this.addHashed();
+        if (fresh) added++;
+        if (answers !== undefined) answers[start] = fresh ? 1 : 0;
+        start++;
+        continue;
+      }
+      const end = Math.min(count, start + room, start + RUN_KEYS);
+      added += this.addRun(hashes, start, end, answers);
+      start = end;
     }
+    return added;
+  }
+
+  /**
+   * Adds keys [start, end) of a batch, which the newest sub-filter has room for, unless a sub-filter may hold them:
+   * the older ones are asked first, then the newest adds the rest in order (a key it may hold sets no bit and
+   * answers 0, as `add` answers without adding).
+   */
+  private addRun(hashes: Int32Array, start: number, end: number, answers: Uint8Array | undefined): number {
+    const run = pending;
+    run.take(hashes, start, end);
+    const filters = this.filters;
+    for (let i = filters.length - 2; i >= 0; i--) run.dropHeldBy(filters[i]!);
+    if (answers !== undefined) answers.fill(0, start, end);
+    if (run.count === 0) return 0;
+    const added = this.newest().addHashes(run.hashes, run.count, run.answers);
+    if (answers !== undefined) {
+      for (let j = 0; j < run.count; j++) answers[start + run.origin[j]!] = run.answers[j]!;
+    }
+    this.counted += added;
     return added;
   }
 
   /** `hasHash` for a batch of keys already hashed (see {@link addHashes}): `answers[j]` is 1 when key j may be in. */
   hasHashes(hashes: Int32Array, count: number, answers: Uint8Array): void {
     checkHashBatch(`${NAME}.hasHashes`, hashes, count, answers, true);
-    for (let j = 0; j < count; j++) {
-      this.takeHash(hashes, j * 4);
-      answers[j] = this.findHash() ? 1 : 0;
+    this.findBatch(hashes, count, answers);
+  }
+
+  /** `answers[j]` is 1 when some sub-filter may hold key j of the batch, else 0; a run at a time. */
+  private findBatch(hashes: Int32Array, count: number, answers: Uint8Array): void {
+    for (let start = 0; start < count; start += RUN_KEYS) {
+      this.findRun(hashes, start, Math.min(count, start + RUN_KEYS), answers);
     }
+  }
+
+  /**
+   * Sets `found[j]` to 1 for each key j in [start, end) of a batch (at most {@link RUN_KEYS}) that some sub-filter
+   * may hold, and to 0 for the rest; newest first, where most keys are, each asked only about keys not yet found.
+   */
+  private findRun(hashes: Int32Array, start: number, end: number, found: Uint8Array): void {
+    found.fill(0, start, end);
+    const run = pending;
+    run.take(hashes, start, end);
+    const filters = this.filters;
+    for (let i = filters.length - 1; i >= 0 && run.count > 0; i--) run.dropHeldBy(filters[i]!, found, start);
   }
 
   /** Copies h1..h4 from `hash[at .. at + 3]` into `this.hash` (four words: no view, no allocation). */
@@ -374,11 +431,9 @@ export class ScalableBloomFilter implements BloomFilter {
     const out = new Array<boolean>(list.length);
     for (let start = 0; start < list.length; ) {
       const count = hashBatch(list, start, this.seed, `${NAME}.hasMany`);
-      const hashes = batchHashes();
-      for (let j = 0; j < count; j++) {
-        this.takeHash(hashes, j * 4);
-        out[start + j] = this.findHash();
-      }
+      if (manyFound.length < count) manyFound = new Uint8Array(count);
+      this.findBatch(batchHashes(), count, manyFound);
+      for (let j = 0; j < count; j++) out[start + j] = manyFound[j] === 1;
       start += count;
     }
     return out;

@@ -34,6 +34,39 @@ describe('ScalableBloomFilter.addHashes and hasHashes', () => {
       },
     );
   });
+
+  it('answer as add and has key by key where sub-filters batch in WebAssembly, with repeats at every growth', () => {
+    // Sub-filters from 300,000 keys hold their bits in a kernel memory (256 KiB and up); a third of the adds repeat
+    // an earlier key, so some reach a full sub-filter (which must not grow the chain for them).
+    const keys = urlKeys(700_000, 'kernel-batches');
+    const adds = keys.slice(0, 600_000).map((k, i) => (i % 3 === 2 ? keys[(i * 7919) % i]! : k));
+    const single = ScalableBloomFilter.create(300_000, 0.01, { seed: 4 });
+    const batched = ScalableBloomFilter.create(300_000, 0.01, { seed: 4 });
+    let expectedAdded = 0;
+    const expected = new Uint8Array(adds.length);
+    adds.forEach((k, i) => {
+      expected[i] = single.add(k) ? 1 : 0;
+      expectedAdded += expected[i]!;
+    });
+    const hashes = new Int32Array(4 * adds.length);
+    const h = new Int32Array(4);
+    adds.forEach((k, i) => {
+      hashInto(k, 4, h, 'test');
+      hashes.set(h, 4 * i);
+    });
+    const answers = new Uint8Array(adds.length);
+    let added = 0;
+    for (let at = 0; at < adds.length; at += 50_000) {
+      added += batched.addHashes(hashes.subarray(4 * at, 4 * (at + 50_000)), 50_000, answers.subarray(at));
+    }
+    expect(added).toBe(expectedAdded);
+    expect(answers).toEqual(expected);
+    expect(batched.subFilters().length).toBe(single.subFilters().length);
+    expect(batched.subFilters().length).toBeGreaterThan(1);
+    expect(batched.serialize()).toEqual(single.serialize());
+    const probed = keys.slice(550_000);
+    expect(batched.hasMany(probed)).toEqual(probed.map((k) => single.has(k)));
+  });
 });
 
 describe('ScalableBloomFilter laws', () => {

@@ -4,8 +4,10 @@
 ;; The memory is the filter's own (imported), laid out by blocked-instance.ts and stride-instance.ts:
 ;;   [0, 16384)        the hashes: key j's h1..h4 at 16*j, j < n <= 1024;
 ;;   [16384, 17408)    the answers: one byte per key;
-;;   [17408]           where the touch loop leaves the OR of the bytes it read (nothing reads it);
-;;   [24576, 65536)    the batch's positions, key j's position i at 24576 + 4*(j*k + i): n*k <= 10240;
+;;   [17408]           where the touch loops leave the OR of the bytes they read (nothing reads it);
+;;   [20480, 24576)    probe's live keys: the indices j of the keys not yet answered 0, in order;
+;;   [24576, 65536)    the batch's positions: mark's, key j's position i at 24576 + 4*(j*k + i), n*k <= 10240;
+;;                     probe's, one round's at 24576 + 4*t for the live key in slot t, then the rest at once;
 ;;   [65536, ...)      the filter's bits, bit i is bit i & 7 of byte i >>> 3.
 ;;
 ;; Key j's k positions are i*stride + floor(p(i) * scale) in binary64, p(i) = h1 + h2*i + h3*i^2 + h4*i^3
@@ -15,13 +17,21 @@
 ;;
 ;; probe(n, scale, stride, k): answers[j] = 1 when all k bits of key j are set, else 0; returns how many 1s.
 ;; mark(n, scale, stride, k): sets the k bits of each key in order; answers[j] = 1 when one of key j's bits was 0
-;; (it was new); returns how many were new. Both first compute every position of the batch, then read one byte at
-;; each, so all the batch's cache misses are in flight together before the keys are taken in order.
+;; (it was new); returns how many were new. mark first computes every position of the batch, then reads one byte
+;; at each, so all the batch's cache misses are in flight together before the keys are taken in order. probe goes
+;; in rounds: round i works out position i of every key still live, reads the byte of each, then drops each key
+;; whose bit i is clear. An absent key is dropped after about 1 / (1 - fill) rounds (2 at the usual half fill), so
+;; its other positions are neither computed nor read; doing all k cost an absent key k misses instead of about two.
+;; Once a round drops fewer than half of the live keys, those are most likely present, and their other positions
+;; are computed, read and tested at once as mark does (a round per position cost hits 12% more than that); a call
+;; after one whose keys were more than three quarters hits does that from the start.
 (module
   (import "filter" "memory" (memory 2))
-  ;; Writes the n*k positions at 24576, then reads the byte of each.
+  ;; Whether more than three quarters of the last probe's keys were hits.
+  (global $mostlyHits (mut i32) (i32.const 0))
+  ;; Writes the n*k positions at 24576.
   (func $positions (param $n i32) (param $scale f64) (param $stride i32) (param $k i32)
-    (local $h i32) (local $end i32) (local $at i32) (local $i i32) (local $base i32) (local $sink i32)
+    (local $h i32) (local $end i32) (local $at i32) (local $i i32) (local $base i32)
     (local $p i32) (local $d1 i32) (local $d2 i32) (local $d3 i32) (local $h3 i32) (local $h4 i32)
     (local.set $end (i32.shl (local.get $n) (i32.const 4)))
     (local.set $at (i32.const 24576))
@@ -50,52 +60,182 @@
             (local.set $i (i32.add (local.get $i) (i32.const 1)))
             (br $each)))
         (local.set $h (i32.add (local.get $h) (i32.const 16)))
-        (br $keys)))
-    ;; The touch loop: loads alone, so they overlap.
-    (local.set $end (local.get $at))
+        (br $keys))))
+  ;; Reads the byte of each of the n*k positions at 24576: loads alone, so they overlap.
+  (func $touchAll (param $n i32) (param $k i32)
+    (local $at i32) (local $end i32) (local $sink i32)
     (local.set $at (i32.const 24576))
+    (local.set $end (i32.add (i32.const 24576) (i32.shl (i32.mul (local.get $n) (local.get $k)) (i32.const 2))))
     (block $touched
-      (loop $lines
+      (loop $each
         (br_if $touched (i32.ge_u (local.get $at) (local.get $end)))
         (local.set $sink
           (i32.or (local.get $sink)
             (i32.load8_u offset=65536 (i32.shr_u (i32.load (local.get $at)) (i32.const 3)))))
         (local.set $at (i32.add (local.get $at) (i32.const 4)))
-        (br $lines)))
+        (br $each)))
     (i32.store8 (i32.const 17408) (local.get $sink)))
   (func (export "probe") (param $n i32) (param $scale f64) (param $stride i32) (param $k i32) (result i32)
-    (local $j i32) (local $at i32) (local $last i32) (local $position i32) (local $yes i32) (local $hits i32)
-    (call $positions (local.get $n) (local.get $scale) (local.get $stride) (local.get $k))
-    (local.set $at (i32.const 24576))
-    (block $keysDone
-      (loop $keys
-        (br_if $keysDone (i32.ge_u (local.get $j) (local.get $n)))
-        (local.set $last (i32.add (local.get $at) (i32.shl (local.get $k) (i32.const 2))))
-        (local.set $yes (i32.const 1))
-        (block $bitsDone
-          (loop $bits
-            (br_if $bitsDone (i32.ge_u (local.get $at) (local.get $last)))
-            (local.set $position (i32.load (local.get $at)))
-            (if
-              (i32.eqz
-                (i32.and
-                  (i32.load8_u offset=65536 (i32.shr_u (local.get $position) (i32.const 3)))
-                  (i32.shl (i32.const 1) (i32.and (local.get $position) (i32.const 7)))))
-              (then
-                (local.set $yes (i32.const 0))
-                (br $bitsDone)))
-            (local.set $at (i32.add (local.get $at) (i32.const 4)))
-            (br $bits)))
-        (local.set $at (local.get $last))
-        (i32.store8 (i32.add (i32.const 16384) (local.get $j)) (local.get $yes))
-        (local.set $hits (i32.add (local.get $hits) (local.get $yes)))
+    (local $j i32) (local $i i32) (local $live i32) (local $t i32) (local $kept i32) (local $q i32)
+    (local $at i32) (local $last i32) (local $position i32) (local $sink i32) (local $yes i32) (local $h i32)
+    (local $p i32) (local $d1 i32) (local $d2 i32) (local $d3 i32) (local $h3 i32) (local $h4 i32) (local $base i32)
+    ;; Every key live, and answered 1 until a clear bit drops it.
+    (block $filled
+      (loop $fill
+        (br_if $filled (i32.ge_u (local.get $j) (local.get $n)))
+        (i32.store offset=20480 (i32.shl (local.get $j) (i32.const 2)) (local.get $j))
+        (i32.store8 offset=16384 (local.get $j) (i32.const 1))
         (local.set $j (i32.add (local.get $j) (i32.const 1)))
-        (br $keys)))
-    (local.get $hits))
+        (br $fill)))
+    (local.set $live (local.get $n))
+    ;; After a call that was mostly hits, start at once (keys of one batch tend to be alike).
+    (if (global.get $mostlyHits)
+      (then (local.set $kept (local.get $n)))
+      (else
+        (block $roundsDone
+          (loop $rounds
+            (br_if $roundsDone (i32.or (i32.ge_u (local.get $i) (local.get $k)) (i32.eqz (local.get $live))))
+            ;; Position i of the live key in slot t, to 24576 + 4t: p(i) by Horner's rule, the same value mod 2^32 as
+            ;; the forward differences of $positions.
+            (local.set $base (i32.mul (local.get $i) (local.get $stride)))
+            (local.set $t (i32.const 0))
+            (block $placed
+              (loop $place
+                (br_if $placed (i32.ge_u (local.get $t) (local.get $live)))
+                (local.set $h (i32.shl (i32.load offset=20480 (i32.shl (local.get $t) (i32.const 2))) (i32.const 4)))
+                (local.set $p
+                  (i32.add (i32.load (local.get $h))
+                    (i32.mul (local.get $i)
+                      (i32.add (i32.load offset=4 (local.get $h))
+                        (i32.mul (local.get $i)
+                          (i32.add (i32.load offset=8 (local.get $h))
+                            (i32.mul (local.get $i) (i32.load offset=12 (local.get $h)))))))))
+                (i32.store offset=24576 (i32.shl (local.get $t) (i32.const 2))
+                  (i32.add (local.get $base)
+                    (i32.trunc_f64_u (f64.floor (f64.mul (f64.convert_i32_u (local.get $p)) (local.get $scale))))))
+                (local.set $t (i32.add (local.get $t) (i32.const 1)))
+                (br $place)))
+            ;; Touch: the byte of each, loads alone.
+            (local.set $t (i32.const 0))
+            (block $touched
+              (loop $touch
+                (br_if $touched (i32.ge_u (local.get $t) (local.get $live)))
+                (local.set $sink
+                  (i32.or (local.get $sink)
+                    (i32.load8_u offset=65536
+                      (i32.shr_u (i32.load offset=24576 (i32.shl (local.get $t) (i32.const 2))) (i32.const 3)))))
+                (local.set $t (i32.add (local.get $t) (i32.const 1)))
+                (br $touch)))
+            ;; Test: keep, in order, the keys whose bit is set; answer 0 for the others.
+            (local.set $t (i32.const 0))
+            (local.set $kept (i32.const 0))
+            (block $tested
+              (loop $test
+                (br_if $tested (i32.ge_u (local.get $t) (local.get $live)))
+                (local.set $j (i32.load offset=20480 (i32.shl (local.get $t) (i32.const 2))))
+                (local.set $position (i32.load offset=24576 (i32.shl (local.get $t) (i32.const 2))))
+                (if
+                  (i32.eqz
+                    (i32.and
+                      (i32.load8_u offset=65536 (i32.shr_u (local.get $position) (i32.const 3)))
+                      (i32.shl (i32.const 1) (i32.and (local.get $position) (i32.const 7)))))
+                  (then (i32.store8 offset=16384 (local.get $j) (i32.const 0)))
+                  (else
+                    (i32.store offset=20480 (i32.shl (local.get $kept) (i32.const 2)) (local.get $j))
+                    (local.set $kept (i32.add (local.get $kept) (i32.const 1)))))
+                (local.set $t (i32.add (local.get $t) (i32.const 1)))
+                (br $test)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            ;; Fewer than a quarter dropped: most live keys are likely present, so take their other positions at once.
+            (br_if $roundsDone
+              (i32.gt_u (i32.shl (local.get $kept) (i32.const 2)) (i32.mul (local.get $live) (i32.const 3))))
+            (local.set $live (local.get $kept))
+            (br $rounds)))))
+    (if (i32.and (i32.lt_u (local.get $i) (local.get $k)) (i32.ne (local.get $kept) (i32.const 0)))
+      (then
+        ;; Positions i..k-1 of the live key in slot t, to 24576 + 4*(t*(k - i) + q - i): fewer than n*k in all.
+        (local.set $live (local.get $kept))
+        (local.set $at (i32.const 24576))
+        (local.set $t (i32.const 0))
+        (block $placedAll
+          (loop $placeAll
+            (br_if $placedAll (i32.ge_u (local.get $t) (local.get $live)))
+            ;; Forward differences from p(0), as $positions, storing positions i..k-1.
+            (local.set $h (i32.shl (i32.load offset=20480 (i32.shl (local.get $t) (i32.const 2))) (i32.const 4)))
+            (local.set $h3 (i32.load offset=8 (local.get $h)))
+            (local.set $h4 (i32.load offset=12 (local.get $h)))
+            (local.set $p (i32.load (local.get $h)))
+            (local.set $d1 (i32.add (i32.load offset=4 (local.get $h)) (i32.add (local.get $h3) (local.get $h4))))
+            (local.set $d3 (i32.mul (local.get $h4) (i32.const 6)))
+            (local.set $d2 (i32.add (i32.shl (local.get $h3) (i32.const 1)) (local.get $d3)))
+            (local.set $base (i32.const 0))
+            (local.set $q (i32.const 0))
+            (block $keyPlaced
+              (loop $placeKey
+                (br_if $keyPlaced (i32.ge_u (local.get $q) (local.get $k)))
+                (if (i32.ge_u (local.get $q) (local.get $i))
+                  (then
+                    (i32.store (local.get $at)
+                      (i32.add (local.get $base)
+                        (i32.trunc_f64_u
+                          (f64.floor (f64.mul (f64.convert_i32_u (local.get $p)) (local.get $scale))))))
+                    (local.set $at (i32.add (local.get $at) (i32.const 4)))))
+                (local.set $base (i32.add (local.get $base) (local.get $stride)))
+                (local.set $p (i32.add (local.get $p) (local.get $d1)))
+                (local.set $d1 (i32.add (local.get $d1) (local.get $d2)))
+                (local.set $d2 (i32.add (local.get $d2) (local.get $d3)))
+                (local.set $q (i32.add (local.get $q) (i32.const 1)))
+                (br $placeKey)))
+            (local.set $t (i32.add (local.get $t) (i32.const 1)))
+            (br $placeAll)))
+        ;; Touch them all, loads alone.
+        (local.set $last (local.get $at))
+        (local.set $at (i32.const 24576))
+        (block $touchedAll
+          (loop $touchAll
+            (br_if $touchedAll (i32.ge_u (local.get $at) (local.get $last)))
+            (local.set $sink
+              (i32.or (local.get $sink)
+                (i32.load8_u offset=65536 (i32.shr_u (i32.load (local.get $at)) (i32.const 3)))))
+            (local.set $at (i32.add (local.get $at) (i32.const 4)))
+            (br $touchAll)))
+        ;; Test each live key's bits in order, up to its first clear one.
+        (local.set $at (i32.const 24576))
+        (local.set $kept (i32.const 0))
+        (local.set $t (i32.const 0))
+        (block $testedAll
+          (loop $testAll
+            (br_if $testedAll (i32.ge_u (local.get $t) (local.get $live)))
+            (local.set $last (i32.add (local.get $at) (i32.shl (i32.sub (local.get $k) (local.get $i)) (i32.const 2))))
+            (local.set $yes (i32.const 1))
+            (block $bitsDone
+              (loop $bits
+                (br_if $bitsDone (i32.ge_u (local.get $at) (local.get $last)))
+                (local.set $position (i32.load (local.get $at)))
+                (if
+                  (i32.eqz
+                    (i32.and
+                      (i32.load8_u offset=65536 (i32.shr_u (local.get $position) (i32.const 3)))
+                      (i32.shl (i32.const 1) (i32.and (local.get $position) (i32.const 7)))))
+                  (then
+                    (local.set $yes (i32.const 0))
+                    (br $bitsDone)))
+                (local.set $at (i32.add (local.get $at) (i32.const 4)))
+                (br $bits)))
+            (local.set $at (local.get $last))
+            (if (i32.eqz (local.get $yes))
+              (then (i32.store8 offset=16384 (i32.load offset=20480 (i32.shl (local.get $t) (i32.const 2))) (i32.const 0))))
+            (local.set $kept (i32.add (local.get $kept) (local.get $yes)))
+            (local.set $t (i32.add (local.get $t) (i32.const 1)))
+            (br $testAll)))))
+    (i32.store8 (i32.const 17408) (local.get $sink))
+    (global.set $mostlyHits (i32.gt_u (i32.shl (local.get $kept) (i32.const 2)) (i32.mul (local.get $n) (i32.const 3))))
+    (local.get $kept))
   (func (export "mark") (param $n i32) (param $scale f64) (param $stride i32) (param $k i32) (result i32)
     (local $j i32) (local $at i32) (local $last i32) (local $position i32) (local $byte i32) (local $old i32)
     (local $mask i32) (local $fresh i32) (local $added i32)
     (call $positions (local.get $n) (local.get $scale) (local.get $stride) (local.get $k))
+    (call $touchAll (local.get $n) (local.get $k))
     (local.set $at (i32.const 24576))
     (block $keysDone
       (loop $keys

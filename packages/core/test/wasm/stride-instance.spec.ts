@@ -31,4 +31,64 @@ describe('strideKernel', () => {
     expect(kernel.mark(1, 16 * 2 ** -32, 0, 1)).toBe(1);
     expect(bytes[1]).toBe(1);
   });
+
+  it('probes in rounds or all at once with the same answers, whatever the hits of the call before', () => {
+    const bytes = kernelBytes(KERNEL_FROM_BYTES)!;
+    const k = 7;
+    const kernel = strideKernel(bytes, k)!;
+    const scale = bytes.length * 8 * 2 ** -32;
+    let state = 1;
+    const next = () => {
+      state = (Math.imul(state, 0x2c1b3c6d) + 0x297a2d39) | 0;
+      return state ^ (state >>> 15);
+    };
+    const keysOf = (n: number) => Int32Array.from({ length: 4 * n }, next);
+    // The reference: position i from p(i) = h1 + h2*i + h3*i^2 + h4*i^3 (mod 2^32), each bit read in JavaScript.
+    const held = (hashes: Int32Array, j: number): number => {
+      const [h1, h2, h3, h4] = hashes.subarray(4 * j, 4 * j + 4);
+      for (let i = 0; i < k; i++) {
+        const p = (h1! + Math.imul(i, h2! + Math.imul(i, h3! + Math.imul(i, h4!)))) >>> 0;
+        const position = Math.floor(p * scale);
+        if ((bytes[position >>> 3]! & (1 << (position & 7))) === 0) return 0;
+      }
+      return 1;
+    };
+    // 20,000 keys fill the 2 Mi bits to about 7%, so an absent key is dropped in its first round or two.
+    const present = keysOf(20_000);
+    for (let j = 0; j < 20_000; j += 1000) {
+      kernel.hashes.set(present.subarray(4 * j, 4 * (j + 1000)));
+      kernel.mark(1000, scale, 0, k);
+    }
+    const absent = keysOf(1000);
+    const mixed = new Int32Array(4000);
+    for (let j = 0; j < 1000; j++)
+      mixed.set((j % 3 === 0 ? absent : present).subarray(4 * j, 4 * j + 4), 4 * j);
+    // Bits set in every position but the last of some absent keys: dropped only in the last round.
+    const late = keysOf(1000);
+    for (let j = 0; j < 1000; j += 2) {
+      const [h1, h2, h3, h4] = late.subarray(4 * j, 4 * j + 4);
+      for (let i = 0; i < k - 1; i++) {
+        const position = Math.floor(
+          ((h1! + Math.imul(i, h2! + Math.imul(i, h3! + Math.imul(i, h4!)))) >>> 0) * scale,
+        );
+        bytes[position >>> 3] = bytes[position >>> 3]! | (1 << (position & 7));
+      }
+    }
+    const batches = [
+      present.subarray(0, 4000),
+      mixed,
+      absent,
+      late,
+      present.subarray(4000, 8000),
+      late,
+      mixed,
+    ];
+    for (const batch of [...batches, ...[...batches].reverse()]) {
+      kernel.hashes.set(batch);
+      const hits = kernel.probe(1000, scale, 0, k);
+      const expected = Array.from({ length: 1000 }, (_, j) => held(batch, j));
+      expect([...kernel.answers.subarray(0, 1000)]).toEqual(expected);
+      expect(hits).toBe(expected.reduce((sum, x) => sum + x, 0));
+    }
+  });
 });
