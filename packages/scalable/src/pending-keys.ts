@@ -10,7 +10,7 @@ export const RUN_KEYS = 1024;
 /**
  * A run of a batch's keys on its way through a chain of sub-filters: the hashes of the keys still unanswered, in
  * order, with where each came from in the batch. Each sub-filter answers the whole run in one `hasHashes` call (its
- * WebAssembly kernel, where it has one, touches every key's slots before probing them), and the keys it may hold
+ * WebAssembly kernel, where it has one, reads the slots of all the run's keys together), and the keys it may hold
  * leave the run. So a key costs one batch probe per sub-filter it is not found in, as `has` key by key, but the
  * probes of a run overlap instead of waiting on one cache miss after another.
  *
