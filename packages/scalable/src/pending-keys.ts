@@ -1,7 +1,6 @@
-/** The sub-filter calls a run of keys goes through: the batch entries every bloomkit filter has. */
+/** What a run asks each sub-filter: the batch lookup every bloomkit filter has. */
 export interface HashBatchFilter {
   hasHashes(hashes: Int32Array, count: number, answers: Uint8Array): void;
-  addHashes(hashes: Int32Array, count: number, answers?: Uint8Array): number;
 }
 
 /** The most keys one run holds. */

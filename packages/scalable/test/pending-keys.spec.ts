@@ -7,7 +7,6 @@ function holding(held: number[]): HashBatchFilter {
     hasHashes(hashes, count, answers) {
       for (let j = 0; j < count; j++) answers[j] = held.includes(hashes[4 * j]!) ? 1 : 0;
     },
-    addHashes: () => 0,
   };
 }
 
