@@ -18,7 +18,8 @@ import type { FilterShapeOptions, FilterState, ResolvedShape, ResolvedState } fr
 import { encodeSingleFilter, encodeSingleFilterParts, rewriteInPlace } from './single-filter-codec.js';
 import type { FilterStore } from './storage.js';
 import { checkHashBatch, keyList } from './validate.js';
-import { type BatchKernel, blockedKernel } from './wasm/blocked-instance.js';
+import { blockedKernel } from './wasm/blocked-instance.js';
+import type { BatchKernel } from './wasm/kernel-memory.js';
 import { strideKernel } from './wasm/stride-instance.js';
 
 /**

@@ -1,7 +1,7 @@
 import { BitArray } from './bit-array.js';
 import { copyPagesTo } from './pages.js';
 import { lengthOf } from './parts.js';
-import { kernelBytes } from './wasm/blocked-instance.js';
+import { kernelBytes } from './wasm/kernel-memory.js';
 
 /**
  * The bit store of a new or copied-in bit filter (standard, partitioned, blocked): from 256 KiB of bits

@@ -5,7 +5,7 @@ import type { BitArray } from '../../src/bit-array.js';
 import type { Key } from '../../src/key.js';
 import { newBitArray } from '../../src/new-bit-array.js';
 import { decodeSingleFilter } from '../../src/single-filter-codec.js';
-import { blockedKernel, KERNEL_FROM_BYTES, kernelBytes } from '../../src/wasm/blocked-instance.js';
+import { KERNEL_FROM_BYTES } from '../../src/wasm/kernel-memory.js';
 import { TOY_BLOCKED, TOY_PARTITIONED, TOY_STANDARD, toyBitFilterClass } from '../support/toy-filter.js';
 
 /** The smallest filter whose bits go into a WebAssembly memory: 256 KiB. */
@@ -39,18 +39,7 @@ function hashesOf(keys: readonly Key[], seed: number): Int32Array {
   return out;
 }
 
-describe('kernelBytes: bits in a WebAssembly memory of their own', () => {
-  it('gives zeroed bytes at the start of a 64 KiB page from 256 KiB to 512 MiB, nothing outside', () => {
-    const bytes = kernelBytes(KERNEL_FROM_BYTES)!;
-    expect(bytes.length).toBe(KERNEL_FROM_BYTES);
-    expect(bytes.byteOffset % 65536).toBe(0);
-    expect(bytes.every((b) => b === 0)).toBe(true);
-    expect(kernelBytes(KERNEL_FROM_BYTES - 1)).toBeUndefined();
-    expect(kernelBytes(2 ** 29 + 1)).toBeUndefined();
-    expect(blockedKernel(bytes)).toBeDefined();
-    expect(blockedKernel(new Uint8Array(KERNEL_FROM_BYTES))).toBeUndefined();
-  });
-
+describe('newBitArray: bits in a kernel memory from 256 KiB', () => {
   it('holds the bits of every bit layout (see the kernels below), copies what it is given, and falls back to a plain BitArray', () => {
     const payload = new Uint8Array(KERNEL_FROM_BYTES).map((_, i) => i * 7);
     const inMemory = newBitArray(KERNEL_BITS, payload);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KERNEL_FROM_BYTES, kernelBytes } from '../../src/wasm/blocked-instance.js';
+import { KERNEL_FROM_BYTES, kernelBytes } from '../../src/wasm/kernel-memory.js';
 import { strideKernel } from '../../src/wasm/stride-instance.js';
 
 // The standard and partitioned kernels' answers and bits against the JavaScript loops and add/has key by key are

@@ -1,0 +1,90 @@
+import { kernelsCompile } from './kernel-modules.js';
+
+/**
+ * The memory every batch kernel works in (blocked.wat and stride.wat share its first page; see their headers): the
+ * batch's hashes, its answers, the kernel's own scratch, then the filter's bits from the second page on.
+ */
+const HASHES_AT = 0;
+const ANSWERS_AT = 16384;
+const BITS_AT = 65536;
+const PAGE_BYTES = 65536;
+
+/** The most keys the hashes and answers regions hold (a kernel may take fewer a call: BatchKernel.keysPerCall). */
+export const KERNEL_KEYS = 1024;
+
+/**
+ * Bits from this many bytes go into a WebAssembly memory of their own (below, the JavaScript loops): there the
+ * batch kernel pays, and few filters are this large (a memory costs ~40 µs to make and reserves ~10 GiB of address
+ * space, of which a process has room for ~13,000; only the pages written take memory).
+ */
+export const KERNEL_FROM_BYTES: number = 256 * 1024;
+
+/** The largest bits a memory here holds: one bit store page (2^32 bits), well inside WebAssembly's 4 GiB. */
+const KERNEL_MAX_BYTES = 2 ** 29;
+
+/** The memory each kernel-ready bits view lives in, by its buffer. */
+const memories = new WeakMap<ArrayBufferLike, WebAssembly.Memory>();
+
+/**
+ * `byteLength` zeroed bytes at the start of a 64 KiB page of a WebAssembly memory of their own, after the kernel's
+ * scratch: so every 64-byte block of a blocked filter is one cache line, and a kernel ({@link instantiateOver}) can
+ * work on them. Undefined (the caller allocates as usual) when `byteLength` is outside [{@link KERNEL_FROM_BYTES},
+ * 2^29], or the kernels do not compile here, or the memory cannot be had. The memory never grows, so the view
+ * stays valid for the filter's life.
+ */
+export function kernelBytes(byteLength: number): Uint8Array | undefined {
+  if (byteLength < KERNEL_FROM_BYTES || byteLength > KERNEL_MAX_BYTES || !kernelsCompile()) return undefined;
+  const pages = Math.ceil((BITS_AT + byteLength) / PAGE_BYTES);
+  let memory: WebAssembly.Memory;
+  try {
+    memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
+  } catch {
+    return undefined;
+  }
+  memories.set(memory.buffer, memory);
+  return new Uint8Array(memory.buffer, BITS_AT, byteLength);
+}
+
+/**
+ * A batch kernel over one filter's bits (blocked.wat, or stride.wat for the standard and partitioned layouts): its
+ * two entries and the views of its scratch they read and write. Each entry takes the batch's size, two numbers of
+ * the layout (blocked: the block scale and the shift of an offset in a block; stride: the reduction's scale and the
+ * stride between slices) and k.
+ */
+export interface BatchKernel {
+  /** Where a batch's h1..h4 go before a call: key j's at [4j, 4j + 4), j < keysPerCall. */
+  readonly hashes: Int32Array;
+  /** Where a call leaves one answer per key (1 or 0). */
+  readonly answers: Uint8Array;
+  /** The most keys one call takes. */
+  readonly keysPerCall: number;
+  /** answers[j] = all k bits of key j set; returns how many were. Touches the keys' lines first. */
+  probe(n: number, scale: number, step: number, k: number): number;
+  /** Sets each key's k bits in order; answers[j] = key j was new; returns how many were. Touches first too. */
+  mark(n: number, scale: number, step: number, k: number): number;
+}
+
+/**
+ * `module` (a kernel of kernel-modules.ts) instantiated over the memory `bits` lie in, as a {@link BatchKernel}
+ * taking at most `keysPerCall` keys a call, when the bits are a view {@link kernelBytes} made; else undefined.
+ */
+export function instantiateOver(
+  module: WebAssembly.Module,
+  bits: Uint8Array,
+  keysPerCall: number,
+): BatchKernel | undefined {
+  const memory = memories.get(bits.buffer);
+  if (memory === undefined || bits.byteOffset !== BITS_AT) return undefined;
+  try {
+    const exports = new WebAssembly.Instance(module, { filter: { memory } }).exports;
+    return {
+      hashes: new Int32Array(memory.buffer, HASHES_AT, KERNEL_KEYS * 4),
+      answers: new Uint8Array(memory.buffer, ANSWERS_AT, KERNEL_KEYS),
+      keysPerCall,
+      probe: exports.probe as BatchKernel['probe'],
+      mark: exports.mark as BatchKernel['mark'],
+    };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { blockedKernel } from '../../src/wasm/blocked-instance.js';
+import {
+  instantiateOver,
+  KERNEL_FROM_BYTES,
+  KERNEL_KEYS,
+  kernelBytes,
+} from '../../src/wasm/kernel-memory.js';
+import { blockedModule, kernelsCompile, strideModule } from '../../src/wasm/kernel-modules.js';
+import { strideKernel } from '../../src/wasm/stride-instance.js';
+
+describe('kernelBytes: bits in a WebAssembly memory of their own', () => {
+  it('gives zeroed bytes at the start of a 64 KiB page from 256 KiB to 512 MiB, nothing outside', () => {
+    const bytes = kernelBytes(KERNEL_FROM_BYTES)!;
+    expect(bytes.length).toBe(KERNEL_FROM_BYTES);
+    expect(bytes.byteOffset % 65536).toBe(0);
+    expect(bytes.every((b) => b === 0)).toBe(true);
+    expect(kernelBytes(KERNEL_FROM_BYTES - 1)).toBeUndefined();
+    expect(kernelBytes(2 ** 29 + 1)).toBeUndefined();
+    expect(blockedKernel(bytes)).toBeDefined();
+    expect(blockedKernel(new Uint8Array(KERNEL_FROM_BYTES))).toBeUndefined();
+  });
+
+  it('gives each filter a memory of its own', () => {
+    const a = kernelBytes(KERNEL_FROM_BYTES)!;
+    const b = kernelBytes(KERNEL_FROM_BYTES)!;
+    expect(a.buffer).not.toBe(b.buffer);
+    a[0] = 1;
+    expect(b[0]).toBe(0);
+  });
+});
+
+describe('the kernel modules', () => {
+  it('both compile here, once each', () => {
+    expect(kernelsCompile()).toBe(true);
+    expect(blockedModule()).toBeInstanceOf(WebAssembly.Module);
+    expect(blockedModule()).toBe(blockedModule());
+    expect(strideModule()).toBeInstanceOf(WebAssembly.Module);
+    expect(strideModule()).toBe(strideModule());
+  });
+});
+
+describe('instantiateOver', () => {
+  it('makes a kernel over bits kernelBytes made, sharing their memory, and nothing over other bytes', () => {
+    const bytes = kernelBytes(KERNEL_FROM_BYTES)!;
+    const kernel = instantiateOver(blockedModule()!, bytes, 100)!;
+    expect(kernel.keysPerCall).toBe(100);
+    expect(kernel.hashes.buffer).toBe(bytes.buffer);
+    expect(kernel.hashes.length).toBe(KERNEL_KEYS * 4);
+    expect(kernel.answers.buffer).toBe(bytes.buffer);
+    expect(kernel.answers.length).toBe(KERNEL_KEYS);
+    expect(typeof kernel.probe).toBe('function');
+    expect(typeof kernel.mark).toBe('function');
+    // A plain array, and a view of the right memory at another offset, have no kernel.
+    expect(instantiateOver(blockedModule()!, new Uint8Array(KERNEL_FROM_BYTES), 100)).toBeUndefined();
+    expect(instantiateOver(blockedModule()!, bytes.subarray(64), 100)).toBeUndefined();
+    expect(strideKernel(bytes.subarray(64), 7)).toBeUndefined();
+  });
+});
