@@ -26,16 +26,33 @@ const PAGE_BYTES = 2 ** 29;
 const MAX_LINKS = 40;
 
 /**
- * Reads the filter file at `path`, of any kind and any size. The header is read and checked first, against the
+ * How a filter read from a file is used: `once` (a merge, an export, a lookup of a few keys: the filter works on the
+ * file's bytes in place), or `batches` (`add`, `has` and `dedup` over input lines, answered a batch at a time): then
+ * a file of up to {@link COPY_FOR_BATCHES_BYTES} is copied out of the bytes read, so a standard, partitioned or
+ * blocked filter (or the sub-filters of a scalable one) from 256 KiB of bits gets them in a WebAssembly memory of
+ * its own, where its batch kernel works. Measured: `add` of 10^7 URL lines to a 12 MB standard filter 2.08–2.21 s
+ * in place, 1.29 s copied (the copy itself: a few ms); `has` 1.85 s against 1.21 s.
+ */
+export type FilterUse = 'once' | 'batches';
+
+/**
+ * Files up to this size are copied for {@link FilterUse} `batches` (the largest bits a kernel memory holds, 512 MiB):
+ * for a moment both the bytes read and the copy are in memory. Larger files are worked on in place.
+ */
+const COPY_FOR_BATCHES_BYTES = 2 ** 29;
+
+/**
+ * Reads the filter file at `path`, of any kind and any size, for `use`. The header is read and checked first, against the
  * file's size (magic, version, kind, lengths: docs/FORMAT.md §1), so a foreign, truncated or newer file is refused
  * before its payload is read or allocated. A file past 1 GiB is read as parts whose payload parts are the
  * library's pages, so a 10 GiB filter is read once into its final memory, never copied. Every failure is a
  * CliError naming the file.
  */
-export function readFilterFile(path: string, verifyChecksum = true): AnyFilter {
+export function readFilterFile(path: string, use: FilterUse = 'once'): AnyFilter {
   const { header, bytes } = readFilterBytes(path);
+  const copy = use === 'batches' && !Array.isArray(bytes) && bytes.length <= COPY_FOR_BATCHES_BYTES;
   try {
-    return decodeFilter(header, bytes, verifyChecksum);
+    return decodeFilter(header, bytes, true, copy);
   } catch (error) {
     throw inFile(path, error);
   }

@@ -67,12 +67,18 @@ export function createFilter(spec: FilterSpec): AnyFilter {
 }
 
 /**
- * Reads a filter of the kind its (already read) header names from its file's bytes (one array or parts), in
- * place: the bytes were read for this filter alone. The checksum is verified unless `verifyChecksum` is false.
+ * Reads a filter of the kind its (already read) header names from its file's bytes (one array or parts), in place
+ * (the bytes were read for this filter alone), or with `copy` from a copy of them (see files.ts, FilterUse). The
+ * checksum is verified unless `verifyChecksum` is false.
  */
-export function decodeFilter(header: FilterHeader, bytes: ByteSource, verifyChecksum = true): AnyFilter {
+export function decodeFilter(
+  header: FilterHeader,
+  bytes: ByteSource,
+  verifyChecksum = true,
+  copy = false,
+): AnyFilter {
   return kindOfHeader(header).deserialize(bytes, {
-    copy: false,
+    copy,
     verifyChecksum,
     maxBytes: MAX_FILTER_BYTES,
   }) as AnyFilter;
@@ -109,15 +115,21 @@ export function withExceptions(filter: AnyFilter): ExceptionFilter {
 }
 
 /**
- * True when the filter takes keys already hashed (`addHash`, `hasHash`, `addHashes`), so the CLI can hash input
+ * True when the filter takes keys already hashed (`addHash`, `hasHash`, `addHashes`, `hasHashes`), so the CLI can hash input
  * keys where they lie in its read buffer: every kind but an exceptions file, whose list needs the key itself.
  */
 export function takesHashes(filter: AnyFilter): filter is HashingFilter {
-  const methods = filter as { addHash?: unknown; hasHash?: unknown; addHashes?: unknown };
+  const methods = filter as {
+    addHash?: unknown;
+    hasHash?: unknown;
+    addHashes?: unknown;
+    hasHashes?: unknown;
+  };
   return (
     typeof methods.addHash === 'function' &&
     typeof methods.hasHash === 'function' &&
-    typeof methods.addHashes === 'function'
+    typeof methods.addHashes === 'function' &&
+    typeof methods.hasHashes === 'function'
   );
 }
 

@@ -21,6 +21,12 @@ export interface KeySource {
 export interface KeyVisitor {
   argument(key: Key, text: string): void;
   bytes(chunk: Buffer, start: number, end: number): void;
+  /**
+   * When given, the complete lines of each block read go here at once instead of to `bytes`: `chunk[start, end)`
+   * holds whole lines, each ending with `separator` (a key is its line without it, and for LF lines without a CR
+   * before it). The input's last line, when it has no separator, still goes to `bytes`.
+   */
+  readonly lines?: ((chunk: Buffer, start: number, end: number, separator: number) => void) | undefined;
 }
 
 /**
@@ -35,14 +41,18 @@ export async function visitKeys(
   const typed = source.keys.map(keyOf);
   for (const [i, key] of typed.entries()) visitor.argument(key, source.keys[i]!);
   const files = source.from.length > 0 ? source.from : source.keys.length > 0 ? [] : ['-'];
+  const separator = source.nul ? NUL : LF;
+  const lines = visitor.lines;
   for (const file of files) {
     if (interrupts.interrupted) return;
     await withInput(file, (fd) =>
       forEachLine(
         fd,
-        source.nul ? NUL : LF,
+        separator,
         (chunk, start, end) => visitor.bytes(chunk, start, end),
         interrupts,
+        undefined,
+        lines === undefined ? undefined : (chunk, start, end) => lines(chunk, start, end, separator),
       ),
     );
   }

@@ -11,7 +11,8 @@ import { type Interrupts, NEVER_INTERRUPTED } from './interrupts.js';
 export const LF = 0x0a;
 /** NUL, the separator of `-0`/`--null` (what `find -print0` writes). */
 export const NUL = 0x00;
-const CR = 0x0d;
+/** Carriage return: dropped before an LF separator (a CRLF line's key is the same as its LF twin's). */
+export const CR = 0x0d;
 
 /**
  * Receives each line. `chunk[start, end)` is the key: the line without its separator, and for LF lines without a

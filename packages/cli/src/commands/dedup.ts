@@ -127,7 +127,7 @@ async function dedup(
 /** The state file's filter when it exists (its kind and size win over the options), else a new one. */
 function openState(target: string, label: string, options: DedupOptions): AnyFilter {
   if (existsSync(target)) {
-    const filter = readFilterFile(target);
+    const filter = readFilterFile(target, 'batches');
     const wanted = options.window !== undefined ? 'window' : options.kind;
     if (wanted !== undefined && kindName(filter) !== wanted) {
       throw new CliError(`${label}: holds a ${kindName(filter)} filter, not ${wanted}`);

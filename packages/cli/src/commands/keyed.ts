@@ -1,11 +1,19 @@
 import type { Key } from '@bloomkit/core';
-import { hashRangeInto } from '@bloomkit/core/internal';
+import { batchHashes, batchLineEnds, hashLineBatch, hashRangeInto } from '@bloomkit/core/internal';
 import { CapacityWatch } from '../capacity.js';
 import { CliError, EXIT } from '../errors.js';
 import { readFilterFile, writeFilterFile } from '../files.js';
-import { type AnyFilter, exceptionsOf, kindName, takesHashes, withExceptions } from '../filters.js';
+import {
+  type AnyFilter,
+  exceptionsOf,
+  type HashingFilter,
+  kindName,
+  takesHashes,
+  withExceptions,
+} from '../filters.js';
 import { KeyView } from '../key-view.js';
 import { type KeySource, visitKeys } from '../keys.js';
+import { CR, LF } from '../lines.js';
 import { type WriterOptions, withLockedFile } from '../locked-file.js';
 import { Output } from '../output.js';
 import { Progress } from '../progress.js';
@@ -27,6 +35,12 @@ export interface KeyedOperation {
    * whose list needs the key itself).
    */
   applyHash?(filter: AnyFilter, hash: Int32Array): boolean;
+  /**
+   * The answers of a batch of keys already hashed (key j's words at [4j, 4j + 4) of `hashes`, j < `count`), as
+   * {@link applyHash} gives them key after key: `answers[j]` 1 for yes, 0 for no. Lines read from input go this way
+   * a block at a time (`addHashes`, `hasHashes`: the batch's slots read together, in WebAssembly where it runs).
+   */
+  applyHashes?(filter: HashingFilter, hashes: Int32Array, count: number, answers: Uint8Array): void;
   /** The filter the keys go to, from the file's (for `except`: the file's filter with an exception list). */
   prepare?(filter: AnyFilter): AnyFilter;
   readonly yes: string;
@@ -66,7 +80,7 @@ async function answerKeys(
   options: KeyedOptions,
   writer: WriterOptions,
 ): Promise<number> {
-  const read = readFilterFile(path);
+  const read = readFilterFile(path, operation.applyHashes === undefined ? 'once' : 'batches');
   operation.check?.(read, label);
   const filter = operation.prepare?.(read) ?? read;
   const out = new Output(1, { held: operation.writes });
@@ -88,6 +102,40 @@ async function answerKeys(
     hashRangeInto(chunk, start, end, filter.seed, hash);
     return tally(byHash(filter, hash));
   };
+  const yesLine = new TextEncoder().encode(`\t${operation.yes}\n`);
+  const noLine = new TextEncoder().encode(`\t${operation.no}\n`);
+  const hashing = takesHashes(filter) ? filter : undefined;
+  const byHashes = operation.applyHashes;
+  // One answer per key of a batch: the batch's hash array holds 4 words a key.
+  const answers = new Uint8Array(batchHashes().length / 4);
+  /** A block's lines, a batch at a time: hashed where they lie, answered together, then tallied and printed in order. */
+  const answerLines =
+    hashing === undefined || byHashes === undefined
+      ? undefined
+      : (chunk: Buffer, start: number, end: number, separator: number): void => {
+          const crlf = separator === LF;
+          for (let from = start; from < end; ) {
+            const count = hashLineBatch(chunk, from, end, separator, crlf, hashing.seed);
+            if (count === 0) throw new Error(`${operation.name}: no separator in [${from}, ${end})`);
+            const lineEnds = batchLineEnds();
+            const before = hashing.count;
+            byHashes(hashing, batchHashes(), count, answers);
+            watch?.checkBatch(before, hashing.count);
+            let lineStart = from;
+            for (let j = 0; j < count; j++) {
+              const next = lineEnds[j]!;
+              const yes = tally(answers[j] === 1);
+              if (options.verbose) {
+                let keyEnd = next - 1;
+                if (crlf && keyEnd > lineStart && chunk[keyEnd - 1] === CR) keyEnd--;
+                out.bytes(chunk, lineStart, keyEnd);
+                out.encoded(yes ? yesLine : noLine);
+              }
+              lineStart = next;
+            }
+            from = lineStart;
+          }
+        };
   await visitKeys(
     options,
     {
@@ -96,8 +144,8 @@ async function answerKeys(
         watch?.check(filter.count);
         if (options.verbose) {
           if (typeof key === 'string') out.text(text);
-          else out.bytes(Buffer.from(key.buffer, key.byteOffset, key.length), 0, key.length);
-          out.text(`\t${yes ? operation.yes : operation.no}\n`);
+          else out.encoded(key);
+          out.encoded(yes ? yesLine : noLine);
         }
       },
       bytes(chunk, start, end) {
@@ -105,9 +153,10 @@ async function answerKeys(
         watch?.check(filter.count);
         if (options.verbose) {
           out.bytes(chunk, start, end);
-          out.text(`\t${yes ? operation.yes : operation.no}\n`);
+          out.encoded(yes ? yesLine : noLine);
         }
       },
+      lines: answerLines,
     },
     writer.interrupts,
   );
@@ -134,6 +183,10 @@ export const ADD: KeyedOperation = {
   name: 'add',
   apply: (filter, key) => !filter.add(key),
   applyHash: (filter, hash) => !filter.addHash(hash),
+  applyHashes(filter, hashes, count, answers) {
+    filter.addHashes(hashes, count, answers);
+    for (let j = 0; j < count; j++) answers[j]! ^= 1;
+  },
   yes: 'present',
   no: 'added',
   writes: true,
@@ -148,6 +201,7 @@ export const HAS: KeyedOperation = {
   name: 'has',
   apply: (filter, key) => filter.has(key),
   applyHash: (filter, hash) => filter.hasHash(hash),
+  applyHashes: (filter, hashes, count, answers) => filter.hasHashes(hashes, count, answers),
   yes: 'present',
   no: 'absent',
   writes: false,
