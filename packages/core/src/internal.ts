@@ -53,6 +53,11 @@ export { fromFilterJson, toFilterJson } from './json.js';
 export { hashInto, hashRangeInto } from './murmur3.js';
 /** MurmurHash3 x86_128 of a key given in pieces, equal to the hash of the whole. The CLI's long lines. */
 export { Murmur3Stream } from './murmur3-stream.js';
+/**
+ * The counter store of a new counting filter: from 256 KiB of 4- or 8-bit counters, in a WebAssembly memory where
+ * the batch kernel works on them. Counting.
+ */
+export { newCounterArray } from './new-counter-array.js';
 /** A constructor's shape options and state (storage, counts), and how they are planned and checked. Counting. */
 export {
   type FilterShapeOptions,

@@ -14,6 +14,7 @@ import {
 } from './format.js';
 import type { KindRecord } from './kinds.js';
 import { newBitArray } from './new-bit-array.js';
+import { newCounterArray } from './new-counter-array.js';
 import { type ByteSource, toParts } from './parts.js';
 import type { FilterState, ResolvedShape } from './shape.js';
 import type { FilterStore } from './storage.js';
@@ -167,7 +168,9 @@ export function decodeSingleFilter<S extends BitArray | CounterArray>(
       ? copy
         ? newBitArray(bits, payload)
         : new BitArray(bits, { bytes: payload, copy })
-      : new CounterArray(bits, counterBits as CounterBits, { bytes: payload, copy });
+      : copy
+        ? newCounterArray(bits, counterBits as CounterBits, payload)
+        : new CounterArray(bits, counterBits as CounterBits, { bytes: payload, copy });
   if (store.hasPaddingBits()) {
     throw new FormatError(
       `${where}: ${counterBits === 0 ? 'bits past the end of the filter are set' : 'the unused nibble after the last counter is set'}`,

@@ -11,7 +11,7 @@ import {
 import {
   BloomEngine,
   COUNTER_BITS,
-  CounterArray,
+  type CounterArray,
   type CounterBits,
   checkOneOf,
   decodeSingleFilter,
@@ -20,6 +20,7 @@ import {
   fromFilterJson,
   hashInto,
   keyList,
+  newCounterArray,
   planShape,
   readOptions,
   resolveShape,
@@ -100,7 +101,7 @@ export class CountingBloomFilter extends BloomEngine<CounterArray> {
       state?.storage === undefined ? { bitsPerSlot: width } : undefined,
     );
     const resolved = resolveState(KIND, state);
-    const storage = resolved.storage ?? new CounterArray(shape.bits, width);
+    const storage = resolved.storage ?? newCounterArray(shape.bits, width);
     if (storage.width !== width) {
       throw new InvalidArgumentError(
         `new ${KIND.className}: state.storage must hold ${width}-bit counters, got ${storage.width}-bit`,

@@ -51,6 +51,29 @@ describe('CountingBloomFilter', () => {
     expect(hits / 1e6).toBeLessThan(falsePositiveRate(filter.bits, n, filter.hashes) / 4);
   });
 
+  it.each([4, 8, 16] as const)(
+    '%i-bit counters past 256 KiB (the batch kernel for 4 and 8): addAll and hasMany are add and has key by key, before and after a copy, and deletes after them leave no false negative',
+    (counterBits) => {
+      const keys = [...urlKeys(60_000, 'batch'), ...urlKeys(20_000, 'batch')]; // 20,000 repeats
+      const hot = Array.from({ length: 300 }, () => 'hot key'); // past every counter's maximum but 16-bit's
+      const batched = CountingBloomFilter.create(100_000, 0.01, { counterBits, seed: 3 });
+      const single = CountingBloomFilter.create(100_000, 0.01, { counterBits, seed: 3 });
+      expect(batched.addAll([...keys, ...hot])).toBe([...keys, ...hot].filter((k) => single.add(k)).length);
+      expect(Buffer.from(batched.serialize()).equals(Buffer.from(single.serialize()))).toBe(true);
+      const probes = [...urlKeys(5000, 'batch'), ...urlKeys(5000, 'batch-absent'), 'hot key'];
+      const expected = probes.map((k) => single.has(k));
+      expect(batched.hasMany(probes)).toEqual(expected);
+      const copy = CountingBloomFilter.deserialize(batched.serialize(), { copy: true });
+      expect(copy.hasMany(probes)).toEqual(expected);
+      const more = urlKeys(10_000, 'batch-more');
+      expect(copy.addAll(more)).toBe(more.filter((k) => single.add(k)).length);
+      expect(Buffer.from(copy.serialize()).equals(Buffer.from(single.serialize()))).toBe(true);
+      for (const key of keys.slice(0, 30_000)) expect(copy.delete(key)).toBe(true);
+      expect(copy.hasMany(keys.slice(30_000)).every(Boolean)).toBe(true);
+      expect(copy.hasMany(more).every(Boolean)).toBe(true);
+    },
+  );
+
   it('toStandard answers has exactly as the counting filter, with the same m, k and seed', () => {
     const filter = CountingBloomFilter.create(5000, 0.01, { seed: 9, counterBits: 8 });
     filter.addAll(urlKeys(5000, 'ts'));

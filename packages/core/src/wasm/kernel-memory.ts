@@ -64,14 +64,24 @@ export interface BatchKernel {
   mark(n: number, scale: number, step: number, k: number): number;
 }
 
+/** The names of a module's two batch entries (stride.wat has one pair for bits and one per counter width). */
+export interface KernelEntries {
+  readonly probe: string;
+  readonly mark: string;
+}
+
+const BIT_ENTRIES: KernelEntries = { probe: 'probe', mark: 'mark' };
+
 /**
  * `module` (a kernel of kernel-modules.ts) instantiated over the memory `bits` lie in, as a {@link BatchKernel}
- * taking at most `keysPerCall` keys a call, when the bits are a view {@link kernelBytes} made; else undefined.
+ * taking at most `keysPerCall` keys a call through its `entries`, when the bits are a view {@link kernelBytes}
+ * made; else undefined.
  */
 export function instantiateOver(
   module: WebAssembly.Module,
   bits: Uint8Array,
   keysPerCall: number,
+  entries: KernelEntries = BIT_ENTRIES,
 ): BatchKernel | undefined {
   const memory = memories.get(bits.buffer);
   if (memory === undefined || bits.byteOffset !== BITS_AT) return undefined;
@@ -81,8 +91,8 @@ export function instantiateOver(
       hashes: new Int32Array(memory.buffer, HASHES_AT, KERNEL_KEYS * 4),
       answers: new Uint8Array(memory.buffer, ANSWERS_AT, KERNEL_KEYS),
       keysPerCall,
-      probe: exports.probe as BatchKernel['probe'],
-      mark: exports.mark as BatchKernel['mark'],
+      probe: exports[entries.probe] as BatchKernel['probe'],
+      mark: exports[entries.mark] as BatchKernel['mark'],
     };
   } catch {
     return undefined;

@@ -1,6 +1,7 @@
 ;; The standard and partitioned layouts' probes and marks for a batch of keys already hashed (FORMAT.md section 5,
 ;; as engine.ts's markAt and probeAt do on their narrow path over a one-page store, bit for bit:
-;; test/wasm/blocked-instance.spec.ts and stride-instance.spec.ts), over bits that live in this module's memory.
+;; test/wasm/blocked-instance.spec.ts and stride-instance.spec.ts), over bits that live in this module's memory;
+;; and the same over the 4- or 8-bit counters of a counting filter (the counter entries at the end).
 ;; The memory is the filter's own (imported), laid out by kernel-memory.ts and stride-instance.ts:
 ;;   [0, 16384)        the hashes: key j's h1..h4 at 16*j, j < n <= 1024;
 ;;   [16384, 17408)    the answers: one byte per key;
@@ -8,7 +9,7 @@
 ;;   [20480, 24576)    probe's live keys: the indices j of the keys not yet answered 0, in order;
 ;;   [24576, 65536)    the batch's positions: mark's, key j's position i at 24576 + 4*(j*k + i), n*k <= 10240;
 ;;                     probe's, one round's at 24576 + 4*t for the live key in slot t, then the rest at once;
-;;   [65536, ...)      the filter's bits, bit i is bit i & 7 of byte i >>> 3.
+;;   [65536, ...)      the filter's bits, bit i is bit i & 7 of byte i >>> 3 (or its counters: see the end).
 ;;
 ;; Key j's k positions are i*stride + floor(p(i) * scale) in binary64, p(i) = h1 + h2*i + h3*i^2 + h4*i^3
 ;; (mod 2^32, unsigned) by forward differences: scale = range * 2^-32, so each offset is in [0, range); the standard
@@ -61,8 +62,9 @@
             (br $each)))
         (local.set $h (i32.add (local.get $h) (i32.const 16)))
         (br $keys))))
-  ;; Reads the byte of each of the n*k positions at 24576: loads alone, so they overlap.
-  (func $touchAll (param $n i32) (param $k i32)
+  ;; Reads the byte of each of the n*k positions at 24576 (byte position >> shift: 3 for bits, 1 for 4-bit counters,
+  ;; 0 for 8-bit ones): loads alone, so they overlap.
+  (func $touchAll (param $n i32) (param $k i32) (param $shift i32)
     (local $at i32) (local $end i32) (local $sink i32)
     (local.set $at (i32.const 24576))
     (local.set $end (i32.add (i32.const 24576) (i32.shl (i32.mul (local.get $n) (local.get $k)) (i32.const 2))))
@@ -71,7 +73,7 @@
         (br_if $touched (i32.ge_u (local.get $at) (local.get $end)))
         (local.set $sink
           (i32.or (local.get $sink)
-            (i32.load8_u offset=65536 (i32.shr_u (i32.load (local.get $at)) (i32.const 3)))))
+            (i32.load8_u offset=65536 (i32.shr_u (i32.load (local.get $at)) (local.get $shift)))))
         (local.set $at (i32.add (local.get $at) (i32.const 4)))
         (br $each)))
     (i32.store8 (i32.const 17408) (local.get $sink)))
@@ -235,7 +237,7 @@
     (local $j i32) (local $at i32) (local $last i32) (local $position i32) (local $byte i32) (local $old i32)
     (local $mask i32) (local $fresh i32) (local $added i32)
     (call $positions (local.get $n) (local.get $scale) (local.get $stride) (local.get $k))
-    (call $touchAll (local.get $n) (local.get $k))
+    (call $touchAll (local.get $n) (local.get $k) (i32.const 3))
     (local.set $at (i32.const 24576))
     (block $keysDone
       (loop $keys
@@ -259,4 +261,55 @@
         (local.set $j (i32.add (local.get $j) (i32.const 1)))
         (br $keys)))
     (local.get $added))
+;; Counters (the counting filter: the standard layout, counter i at each position i), width 4 or 8: 4-bit counter i
+  ;; is nibble i & 1 of byte i >> 1 (low nibble first), 8-bit counter i is byte i (FORMAT.md section 3.3), as
+  ;; counter-array.ts reads them. markCounters adds one to each of a key's k counters in order unless it is at its
+  ;; maximum (15 or 255, sticky: counter-array.ts says why), answers[j] = 1 when one of them was 0 before (the key
+  ;; was new), and returns how many were; probeCounters sets answers[j] = 1 when all k are non-zero and returns how
+  ;; many were. Both compute every position of the batch and read them all first, as mark does.
+  (func $counters (param $n i32) (param $scale f64) (param $stride i32) (param $k i32) (param $width i32)
+    (param $add i32) (result i32)
+    (local $j i32) (local $at i32) (local $last i32) (local $position i32) (local $byte i32) (local $old i32)
+    (local $shift i32) (local $max i32) (local $value i32) (local $empty i32) (local $total i32) (local $nibbles i32)
+    (local.set $nibbles (i32.eq (local.get $width) (i32.const 4)))
+    (local.set $max (select (i32.const 15) (i32.const 255) (local.get $nibbles)))
+    (call $positions (local.get $n) (local.get $scale) (local.get $stride) (local.get $k))
+    (call $touchAll (local.get $n) (local.get $k) (local.get $nibbles))
+    (local.set $at (i32.const 24576))
+    (block $keysDone
+      (loop $keys
+        (br_if $keysDone (i32.ge_u (local.get $j) (local.get $n)))
+        (local.set $last (i32.add (local.get $at) (i32.shl (local.get $k) (i32.const 2))))
+        (local.set $empty (i32.const 0))
+        (block $countersDone
+          (loop $each
+            (br_if $countersDone (i32.ge_u (local.get $at) (local.get $last)))
+            (local.set $position (i32.load (local.get $at)))
+            (local.set $byte (i32.shr_u (local.get $position) (local.get $nibbles)))
+            (local.set $shift
+              (i32.shl (i32.and (local.get $position) (local.get $nibbles)) (i32.const 2)))
+            (local.set $old (i32.load8_u offset=65536 (local.get $byte)))
+            (local.set $value (i32.and (i32.shr_u (local.get $old) (local.get $shift)) (local.get $max)))
+            (local.set $empty (i32.or (local.get $empty) (i32.eqz (local.get $value))))
+            (if (i32.and (local.get $add) (i32.ne (local.get $value) (local.get $max)))
+              (then
+                (i32.store8 offset=65536 (local.get $byte)
+                  (i32.add (local.get $old) (i32.shl (i32.const 1) (local.get $shift))))))
+            (local.set $at (i32.add (local.get $at) (i32.const 4)))
+            (br $each)))
+        ;; add: the key was new when a counter was empty; probe: present when none was.
+        (local.set $empty (i32.xor (local.get $empty) (i32.eqz (local.get $add))))
+        (i32.store8 (i32.add (i32.const 16384) (local.get $j)) (local.get $empty))
+        (local.set $total (i32.add (local.get $total) (local.get $empty)))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (br $keys)))
+    (local.get $total))
+  (func (export "markCounters4") (param $n i32) (param $scale f64) (param $stride i32) (param $k i32) (result i32)
+    (call $counters (local.get $n) (local.get $scale) (local.get $stride) (local.get $k) (i32.const 4) (i32.const 1)))
+  (func (export "probeCounters4") (param $n i32) (param $scale f64) (param $stride i32) (param $k i32) (result i32)
+    (call $counters (local.get $n) (local.get $scale) (local.get $stride) (local.get $k) (i32.const 4) (i32.const 0)))
+  (func (export "markCounters8") (param $n i32) (param $scale f64) (param $stride i32) (param $k i32) (result i32)
+    (call $counters (local.get $n) (local.get $scale) (local.get $stride) (local.get $k) (i32.const 8) (i32.const 1)))
+  (func (export "probeCounters8") (param $n i32) (param $scale f64) (param $stride i32) (param $k i32) (result i32)
+    (call $counters (local.get $n) (local.get $scale) (local.get $stride) (local.get $k) (i32.const 8) (i32.const 0)))
 )

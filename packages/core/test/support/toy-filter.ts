@@ -1,5 +1,5 @@
 import type { BitArray } from '../../src/bit-array.js';
-import { CounterArray } from '../../src/counter-array.js';
+import type { CounterArray } from '../../src/counter-array.js';
 import { BloomEngine } from '../../src/engine.js';
 import type { KindRecord } from '../../src/kinds.js';
 import type { Layout } from '../../src/layout.js';
@@ -7,6 +7,7 @@ import { blockedLayout } from '../../src/layouts/blocked.js';
 import { partitionedLayout } from '../../src/layouts/partitioned.js';
 import { standardLayout } from '../../src/layouts/standard.js';
 import { newBitArray } from '../../src/new-bit-array.js';
+import { newCounterArray } from '../../src/new-counter-array.js';
 import { type FilterShapeOptions, type FilterState, resolveShape, resolveState } from '../../src/shape.js';
 
 /** A toy bit kind over `layout` (the ids of the kind packages, so the toy's bytes are theirs). */
@@ -36,6 +37,6 @@ export class ToyCountingFilter extends BloomEngine<CounterArray> {
     const kind = TOY_COUNTING;
     const shape = resolveShape(kind, options);
     const resolved = resolveState(kind, state);
-    super(kind, shape, resolved.storage ?? new CounterArray(shape.bits, options.counterBits ?? 4), resolved);
+    super(kind, shape, resolved.storage ?? newCounterArray(shape.bits, options.counterBits ?? 4), resolved);
   }
 }

@@ -1,6 +1,31 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { batchHashes, hashBatch, setHashBackend } from '../../src/batch-hash.js';
+import type { Key } from '../../src/key.js';
 import { KERNEL_FROM_BYTES, kernelBytes } from '../../src/wasm/kernel-memory.js';
-import { strideKernel } from '../../src/wasm/stride-instance.js';
+import { counterKernel, strideKernel } from '../../src/wasm/stride-instance.js';
+import { ToyCountingFilter } from '../support/toy-filter.js';
+
+/** Runs `work` with batches forced onto the JavaScript loops (and the JavaScript hash). */
+function onJavaScript<T>(work: () => T): T {
+  const before = setHashBackend('javascript');
+  try {
+    return work();
+  } finally {
+    setHashBackend(before);
+  }
+}
+
+/** Keys' hashes with `seed`, 4 words each, as hasHashes takes them. */
+function hashesOf(keys: readonly Key[], seed: number): Int32Array {
+  const out = new Int32Array(keys.length * 4);
+  for (let start = 0; start < keys.length; ) {
+    const count = hashBatch(keys, start, seed, 'test');
+    out.set(batchHashes().subarray(0, count * 4), start * 4);
+    start += count;
+  }
+  return out;
+}
 
 // The standard and partitioned kernels' answers and bits against the JavaScript loops and add/has key by key are
 // in blocked-instance.spec.ts, with the blocked kernel's.
@@ -90,5 +115,63 @@ describe('strideKernel', () => {
       expect([...kernel.answers.subarray(0, 1000)]).toEqual(expected);
       expect(hits).toBe(expected.reduce((sum, x) => sum + x, 0));
     }
+  });
+});
+
+describe('counterKernel: the counting filter batch kernel (4- and 8-bit counters)', () => {
+  const key = fc.oneof(fc.string({ maxLength: 30 }), fc.uint8Array({ maxLength: 30 }));
+
+  it.each([4, 8] as const)(
+    '%i-bit counters: addAll, hasMany and hasHashes answer and count as add/has key by key, and the counters are the same bytes',
+    (counterBits) => {
+      fc.assert(
+        fc.property(
+          fc.array(key, { maxLength: 250 }),
+          fc.array(key, { maxLength: 150 }),
+          fc.integer({ min: 0, max: 4096 }),
+          fc.integer({ min: 1, max: 24 }),
+          fc.nat(0xffffffff),
+          (added, probed, extra, hashes, seed) => {
+            // From 256 KiB of counters (the kernel's) up; a few keys repeated past the 4-bit maximum (15).
+            const bits = (KERNEL_FROM_BYTES * 8) / counterBits + extra;
+            const keys = [...added, ...Array.from({ length: 20 }, () => added[0] ?? 'hot')];
+            const kernel = new ToyCountingFilter({ bits, hashes, seed, counterBits });
+            const loops = new ToyCountingFilter({ bits, hashes, seed, counterBits });
+            const single = new ToyCountingFilter({ bits, hashes, seed, counterBits });
+            expect(kernel.payloadParts()[0]!.byteOffset % 65536).toBe(0);
+            const fresh = keys.filter((k) => single.add(k)).length;
+            expect(kernel.addAll(keys)).toBe(fresh);
+            expect(onJavaScript(() => loops.addAll(keys))).toBe(fresh);
+            expect(kernel.count).toBe(single.count);
+            expect(Buffer.from(kernel.serialize()).equals(Buffer.from(single.serialize()))).toBe(true);
+            expect(Buffer.from(loops.serialize()).equals(Buffer.from(single.serialize()))).toBe(true);
+            const lookups = [...probed, ...keys];
+            const expected = lookups.map((k) => single.has(k));
+            expect(kernel.hasMany(lookups)).toEqual(expected);
+            const answers = new Uint8Array(lookups.length);
+            kernel.hasHashes(hashesOf(lookups, seed), lookups.length, answers);
+            expect([...answers]).toEqual(expected.map(Number));
+          },
+        ),
+        { numRuns: 60 },
+      );
+    },
+  );
+
+  it('exists for 4- and 8-bit counters in a kernel memory only; 16-bit counters stay in JavaScript', () => {
+    const bytes = kernelBytes(KERNEL_FROM_BYTES)!;
+    expect(counterKernel(bytes, 7, 4)!.keysPerCall).toBe(1024);
+    expect(counterKernel(bytes, 11, 8)!.keysPerCall).toBe(930);
+    expect(counterKernel(bytes, 7, 16)).toBeUndefined();
+    expect(counterKernel(new Uint8Array(KERNEL_FROM_BYTES), 7, 4)).toBeUndefined();
+    // A kernel memory's buffer holds its 64 KiB of scratch before the counters; a plain array's is the counters.
+    const bufferBytes = (filter: ToyCountingFilter) => filter.payloadParts()[0]!.buffer.byteLength;
+    expect(
+      bufferBytes(new ToyCountingFilter({ bits: 2 * KERNEL_FROM_BYTES, hashes: 7, counterBits: 4 })),
+    ).toBe(65536 + KERNEL_FROM_BYTES);
+    expect(bufferBytes(new ToyCountingFilter({ bits: KERNEL_FROM_BYTES, hashes: 7, counterBits: 16 }))).toBe(
+      2 * KERNEL_FROM_BYTES,
+    );
+    expect(bufferBytes(new ToyCountingFilter({ bits: 1000, hashes: 7, counterBits: 4 }))).toBe(500);
   });
 });

@@ -1,0 +1,27 @@
+import { CounterArray, type CounterBits } from './counter-array.js';
+import { copyPagesTo } from './pages.js';
+import { lengthOf } from './parts.js';
+import { kernelBytes } from './wasm/kernel-memory.js';
+
+/**
+ * The counter store of a new or copied-in counting filter: with 4- or 8-bit counters from 256 KiB
+ * (KERNEL_FROM_BYTES), `size` counters in a WebAssembly memory of their own, where the batch kernel
+ * (wasm/stride.wat's counter entries) works on them, holding `bytes` when given; otherwise (16-bit counters, and
+ * wherever that memory cannot be had) a CounterArray as usual. Either way the same counters, byte for byte.
+ */
+export function newCounterArray(
+  size: number,
+  width: CounterBits,
+  bytes?: Uint8Array | readonly Uint8Array[],
+): CounterArray {
+  const byteLength = Math.ceil((size * width) / 8);
+  const fits =
+    (width === 4 || width === 8) &&
+    Number.isInteger(size) &&
+    size > 0 &&
+    (bytes === undefined || lengthOf(bytes) === byteLength);
+  const view = fits ? kernelBytes(byteLength) : undefined;
+  if (view === undefined) return new CounterArray(size, width, bytes === undefined ? {} : { bytes });
+  if (bytes !== undefined) copyPagesTo(bytes instanceof Uint8Array ? [bytes] : bytes, view, 0);
+  return new CounterArray(size, width, { bytes: view, copy: false });
+}
