@@ -36,15 +36,15 @@ const MAX_LINKS = 40;
 export type FilterUse = 'once' | 'batches';
 
 /**
- * Files up to this size are copied for {@link FilterUse} `batches` (the largest bits a kernel memory holds, 512 MiB):
- * for a moment both the bytes read and the copy are in memory. Larger files are worked on in place.
+ * Files up to this size are copied for {@link FilterUse} `batches` (the largest bits a kernel memory holds,
+ * 512 MiB): for a moment both the bytes read and the copy are in memory. Larger files are worked on in place.
  */
 const COPY_FOR_BATCHES_BYTES = 2 ** 29;
 
 /**
- * Reads the filter file at `path`, of any kind and any size, for `use`. The header is read and checked first, against the
- * file's size (magic, version, kind, lengths: docs/FORMAT.md §1), so a foreign, truncated or newer file is refused
- * before its payload is read or allocated. A file past 1 GiB is read as parts whose payload parts are the
+ * Reads the filter file at `path`, of any kind and any size, for `use`. The header is read and checked first,
+ * against the file's size (magic, version, kind, lengths: docs/FORMAT.md §1), so a foreign, truncated or newer file
+ * is refused before its payload is read or allocated. A file past 1 GiB is read as parts whose payload parts are the
  * library's pages, so a 10 GiB filter is read once into its final memory, never copied. Every failure is a
  * CliError naming the file.
  */

@@ -115,8 +115,9 @@ export function withExceptions(filter: AnyFilter): ExceptionFilter {
 }
 
 /**
- * True when the filter takes keys already hashed (`addHash`, `hasHash`, `addHashes`, `hasHashes`), so the CLI can hash input
- * keys where they lie in its read buffer: every kind but an exceptions file, whose list needs the key itself.
+ * True when the filter takes keys already hashed (`addHash`, `hasHash`, `addHashes`, `hasHashes`), so the CLI can
+ * hash input keys where they lie in its read buffer: every kind but an exceptions file, whose list needs the key
+ * itself.
  */
 export function takesHashes(filter: AnyFilter): filter is HashingFilter {
   const methods = filter as {

@@ -1,5 +1,8 @@
 import { Spool, writeAll } from './spool.js';
 
+/** Ranges up to this many bytes are copied by {@link Output.bytes} itself, longer ones by `TypedArray.set`. */
+const SHORT_COPY_BYTES = 64;
+
 /**
  * Buffered synchronous output to a file descriptor (stdout): lines are copied into one 1 MiB buffer that is
  * written when full, so millions of lines make a few hundred writes, and memory never grows with a slow reader
@@ -10,9 +13,6 @@ import { Spool, writeAll } from './spool.js';
  * {@link Spool} instead of the descriptor, so memory stays one buffer whatever the number of answers; `release`
  * then copies everything out in order.
  */
-/** Ranges up to this many bytes are copied by {@link Output.bytes} itself, longer ones by `TypedArray.set`. */
-const SHORT_COPY_BYTES = 64;
-
 export class Output {
   private buffer: Buffer = Buffer.allocUnsafe(1 << 20);
   private used = 0;

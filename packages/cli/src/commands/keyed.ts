@@ -108,7 +108,7 @@ async function answerKeys(
   const byHashes = operation.applyHashes;
   // One answer per key of a batch: the batch's hash array holds 4 words a key.
   const answers = new Uint8Array(batchHashes().length / 4);
-  /** A block's lines, a batch at a time: hashed where they lie, answered together, then tallied and printed in order. */
+  // A block's lines, a batch at a time: hashed where they lie, answered together, then tallied and printed in order.
   const answerLines =
     hashing === undefined || byHashes === undefined
       ? undefined

@@ -1,42 +1,21 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { batchHashes, hashBatch, setHashBackend } from '../../src/batch-hash.js';
 import type { BitArray } from '../../src/bit-array.js';
 import type { Key } from '../../src/key.js';
 import { newBitArray } from '../../src/new-bit-array.js';
 import { decodeSingleFilter } from '../../src/single-filter-codec.js';
 import { KERNEL_FROM_BYTES } from '../../src/wasm/kernel-memory.js';
+import { hashesOf, onJavaScript } from '../support/batches.js';
 import { TOY_BLOCKED, TOY_PARTITIONED, TOY_STANDARD, toyBitFilterClass } from '../support/toy-filter.js';
 
 /** The smallest filter whose bits go into a WebAssembly memory: 256 KiB. */
 const KERNEL_BITS = KERNEL_FROM_BYTES * 8;
-
-/** Runs `work` with batches forced onto the JavaScript loops (and the JavaScript hash). */
-function onJavaScript<T>(work: () => T): T {
-  const before = setHashBackend('javascript');
-  try {
-    return work();
-  } finally {
-    setHashBackend(before);
-  }
-}
 
 /** Byte for byte (toEqual walks a 256 KiB array element by element, far slower). */
 function expectSameBytes(actual: Uint8Array, expected: Uint8Array): void {
   expect(actual.length).toBe(expected.length);
   const first = actual.findIndex((byte, i) => byte !== expected[i]);
   expect(first, 'first differing byte').toBe(-1);
-}
-
-/** Keys' hashes with `seed`, 4 words each, as addHashes takes them. */
-function hashesOf(keys: readonly Key[], seed: number): Int32Array {
-  const out = new Int32Array(keys.length * 4);
-  for (let start = 0; start < keys.length; ) {
-    const count = hashBatch(keys, start, seed, 'test');
-    out.set(batchHashes().subarray(0, count * 4), start * 4);
-    start += count;
-  }
-  return out;
 }
 
 describe('newBitArray: bits in a kernel memory from 256 KiB', () => {

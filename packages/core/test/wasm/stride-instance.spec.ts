@@ -1,31 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { batchHashes, hashBatch, setHashBackend } from '../../src/batch-hash.js';
-import type { Key } from '../../src/key.js';
 import { KERNEL_FROM_BYTES, kernelBytes } from '../../src/wasm/kernel-memory.js';
 import { counterKernel, strideKernel } from '../../src/wasm/stride-instance.js';
+import { hashesOf, onJavaScript } from '../support/batches.js';
 import { ToyCountingFilter } from '../support/toy-filter.js';
-
-/** Runs `work` with batches forced onto the JavaScript loops (and the JavaScript hash). */
-function onJavaScript<T>(work: () => T): T {
-  const before = setHashBackend('javascript');
-  try {
-    return work();
-  } finally {
-    setHashBackend(before);
-  }
-}
-
-/** Keys' hashes with `seed`, 4 words each, as hasHashes takes them. */
-function hashesOf(keys: readonly Key[], seed: number): Int32Array {
-  const out = new Int32Array(keys.length * 4);
-  for (let start = 0; start < keys.length; ) {
-    const count = hashBatch(keys, start, seed, 'test');
-    out.set(batchHashes().subarray(0, count * 4), start * 4);
-    start += count;
-  }
-  return out;
-}
 
 // The standard and partitioned kernels' answers and bits against the JavaScript loops and add/has key by key are
 // in blocked-instance.spec.ts, with the blocked kernel's.
