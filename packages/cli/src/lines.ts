@@ -12,7 +12,15 @@ export const LF = 0x0a;
 /** NUL, the separator of `-0`/`--null` (what `find -print0` writes). */
 export const NUL = 0x00;
 /** Carriage return: dropped before an LF separator (a CRLF line's key is the same as its LF twin's). */
-export const CR = 0x0d;
+const CR = 0x0d;
+
+/**
+ * Where the key of the line `bytes[start, end)` ends, `end` being its separator's index (or the input's end): at
+ * `end`, or one before it for an LF line whose last byte is a CR.
+ */
+export function keyEndOf(bytes: Uint8Array, start: number, end: number, separator: number): number {
+  return separator === LF && end > start && bytes[end - 1] === CR ? end - 1 : end;
+}
 
 /**
  * Receives each line. `chunk[start, end)` is the key: the line without its separator, and for LF lines without a
@@ -126,7 +134,7 @@ class LineReader {
     if (n < 0 || this.interrupts.interrupted) return false;
     if (n === 0) {
       const filled = this.filled;
-      const keyEnd = separator === LF && filled > 0 && buffer[filled - 1] === CR ? filled - 1 : filled;
+      const keyEnd = keyEndOf(buffer, 0, filled, separator);
       if (this.inLong) this.long!.end(buffer, 0, keyEnd, filled);
       else if (filled > 0) onLine(buffer, 0, keyEnd, filled);
       this.filled = 0;
@@ -142,7 +150,7 @@ class LineReader {
         this.filled = end;
         return true;
       }
-      this.long!.end(data, 0, separator === LF && at > 0 && data[at - 1] === CR ? at - 1 : at, at + 1);
+      this.long!.end(data, 0, keyEndOf(data, 0, at, separator), at + 1);
       this.inLong = false;
       start = at + 1;
       at = data.indexOf(separator, start);
@@ -155,7 +163,7 @@ class LineReader {
       }
     } else {
       while (at !== -1) {
-        const keyEnd = separator === LF && at > start && data[at - 1] === CR ? at - 1 : at;
+        const keyEnd = keyEndOf(data, start, at, separator);
         onLine(data, start, keyEnd, at + 1);
         start = at + 1;
         at = data.indexOf(separator, start);

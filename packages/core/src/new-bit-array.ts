@@ -1,6 +1,4 @@
 import { BitArray } from './bit-array.js';
-import { copyPagesTo } from './pages.js';
-import { lengthOf } from './parts.js';
 import { kernelBytes } from './wasm/kernel-memory.js';
 
 /**
@@ -11,10 +9,7 @@ import { kernelBytes } from './wasm/kernel-memory.js';
  * wherever that memory cannot be had, a BitArray as usual. Either way the same BitArray, bit for bit.
  */
 export function newBitArray(bits: number, bytes?: Uint8Array | readonly Uint8Array[]): BitArray {
-  const byteLength = Math.ceil(bits / 8);
-  const fits = Number.isInteger(bits) && bits > 0 && (bytes === undefined || lengthOf(bytes) === byteLength);
-  const view = fits ? kernelBytes(byteLength) : undefined;
+  const view = Number.isInteger(bits) && bits > 0 ? kernelBytes(Math.ceil(bits / 8), bytes) : undefined;
   if (view === undefined) return new BitArray(bits, bytes === undefined ? {} : { bytes });
-  if (bytes !== undefined) copyPagesTo(bytes instanceof Uint8Array ? [bytes] : bytes, view, 0);
   return new BitArray(bits, { bytes: view, copy: false });
 }

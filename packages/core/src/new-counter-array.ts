@@ -1,6 +1,4 @@
 import { CounterArray, type CounterBits } from './counter-array.js';
-import { copyPagesTo } from './pages.js';
-import { lengthOf } from './parts.js';
 import { kernelBytes } from './wasm/kernel-memory.js';
 
 /**
@@ -14,14 +12,8 @@ export function newCounterArray(
   width: CounterBits,
   bytes?: Uint8Array | readonly Uint8Array[],
 ): CounterArray {
-  const byteLength = Math.ceil((size * width) / 8);
-  const fits =
-    (width === 4 || width === 8) &&
-    Number.isInteger(size) &&
-    size > 0 &&
-    (bytes === undefined || lengthOf(bytes) === byteLength);
-  const view = fits ? kernelBytes(byteLength) : undefined;
+  const fits = (width === 4 || width === 8) && Number.isInteger(size) && size > 0;
+  const view = fits ? kernelBytes(Math.ceil((size * width) / 8), bytes) : undefined;
   if (view === undefined) return new CounterArray(size, width, bytes === undefined ? {} : { bytes });
-  if (bytes !== undefined) copyPagesTo(bytes instanceof Uint8Array ? [bytes] : bytes, view, 0);
   return new CounterArray(size, width, { bytes: view, copy: false });
 }

@@ -13,7 +13,7 @@ import {
 } from '../filters.js';
 import { KeyView } from '../key-view.js';
 import { type KeySource, visitKeys } from '../keys.js';
-import { CR, LF } from '../lines.js';
+import { keyEndOf, LF } from '../lines.js';
 import { type WriterOptions, withLockedFile } from '../locked-file.js';
 import { Output } from '../output.js';
 import { Progress } from '../progress.js';
@@ -126,9 +126,7 @@ async function answerKeys(
               const next = lineEnds[j]!;
               const yes = tally(answers[j] === 1);
               if (options.verbose) {
-                let keyEnd = next - 1;
-                if (crlf && keyEnd > lineStart && chunk[keyEnd - 1] === CR) keyEnd--;
-                out.bytes(chunk, lineStart, keyEnd);
+                out.bytes(chunk, lineStart, keyEndOf(chunk, lineStart, next - 1, separator));
                 out.encoded(yes ? yesLine : noLine);
               }
               lineStart = next;

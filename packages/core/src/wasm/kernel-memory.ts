@@ -1,3 +1,5 @@
+import { copyPagesTo } from '../pages.js';
+import { lengthOf } from '../parts.js';
 import { kernelsCompile } from './kernel-modules.js';
 
 /**
@@ -26,14 +28,19 @@ const KERNEL_MAX_BYTES = 2 ** 29;
 const memories = new WeakMap<ArrayBufferLike, WebAssembly.Memory>();
 
 /**
- * `byteLength` zeroed bytes at the start of a 64 KiB page of a WebAssembly memory of their own, after the kernel's
+ * `byteLength` bytes at the start of a 64 KiB page of a WebAssembly memory of their own, after the kernel's
  * scratch: so every 64-byte block of a blocked filter is one cache line, and a kernel ({@link instantiateOver}) can
- * work on them. Undefined (the caller allocates as usual) when `byteLength` is outside [{@link KERNEL_FROM_BYTES},
- * 2^29], or the kernels do not compile here, or the memory cannot be had. The memory never grows, so the view
- * stays valid for the filter's life.
+ * work on them. They hold a copy of `contents` when given (one array or parts, `byteLength` bytes in all), else
+ * zeros. Undefined (the caller allocates as usual) when `byteLength` is outside [{@link KERNEL_FROM_BYTES}, 2^29]
+ * or is not the length of `contents`, or the kernels do not compile here, or the memory cannot be had. The memory
+ * never grows, so the view stays valid for the filter's life.
  */
-export function kernelBytes(byteLength: number): Uint8Array | undefined {
+export function kernelBytes(
+  byteLength: number,
+  contents?: Uint8Array | readonly Uint8Array[],
+): Uint8Array | undefined {
   if (byteLength < KERNEL_FROM_BYTES || byteLength > KERNEL_MAX_BYTES || !kernelsCompile()) return undefined;
+  if (contents !== undefined && lengthOf(contents) !== byteLength) return undefined;
   const pages = Math.ceil((BITS_AT + byteLength) / PAGE_BYTES);
   let memory: WebAssembly.Memory;
   try {
@@ -42,7 +49,9 @@ export function kernelBytes(byteLength: number): Uint8Array | undefined {
     return undefined;
   }
   memories.set(memory.buffer, memory);
-  return new Uint8Array(memory.buffer, BITS_AT, byteLength);
+  const view = new Uint8Array(memory.buffer, BITS_AT, byteLength);
+  if (contents !== undefined) copyPagesTo(contents instanceof Uint8Array ? [contents] : contents, view, 0);
+  return view;
 }
 
 /**

@@ -30,8 +30,8 @@
   (import "filter" "memory" (memory 2))
   ;; Whether more than three quarters of the last probe's keys were hits.
   (global $mostlyHits (mut i32) (i32.const 0))
-  ;; Writes the n*k positions at 24576.
-  (func $positions (param $n i32) (param $scale f64) (param $stride i32) (param $k i32)
+  ;; Writes the n*k positions at 24576; returns where they end.
+  (func $positions (param $n i32) (param $scale f64) (param $stride i32) (param $k i32) (result i32)
     (local $h i32) (local $end i32) (local $at i32) (local $i i32) (local $base i32)
     (local $p i32) (local $d1 i32) (local $d2 i32) (local $d3 i32) (local $h3 i32) (local $h4 i32)
     (local.set $end (i32.shl (local.get $n) (i32.const 4)))
@@ -61,13 +61,13 @@
             (local.set $i (i32.add (local.get $i) (i32.const 1)))
             (br $each)))
         (local.set $h (i32.add (local.get $h) (i32.const 16)))
-        (br $keys))))
-  ;; Reads the byte of each of the n*k positions at 24576 (byte position >> shift: 3 for bits, 1 for 4-bit counters,
-  ;; 0 for 8-bit ones): loads alone, so they overlap.
-  (func $touchAll (param $n i32) (param $k i32) (param $shift i32)
-    (local $at i32) (local $end i32) (local $sink i32)
-    (local.set $at (i32.const 24576))
-    (local.set $end (i32.add (i32.const 24576) (i32.shl (i32.mul (local.get $n) (local.get $k)) (i32.const 2))))
+        (br $keys)))
+    (local.get $at))
+  ;; Reads the byte of each position stored in [at, end) (byte position >> shift: 3 for bits, 1 for 4-bit counters,
+  ;; 0 for 8-bit ones): loads alone, so they overlap. One call per batch or round, never per position (Node 20 does
+  ;; not inline WebAssembly calls).
+  (func $touch (param $at i32) (param $end i32) (param $shift i32)
+    (local $sink i32)
     (block $touched
       (loop $each
         (br_if $touched (i32.ge_u (local.get $at) (local.get $end)))
@@ -79,7 +79,7 @@
     (i32.store8 (i32.const 17408) (local.get $sink)))
   (func (export "probe") (param $n i32) (param $scale f64) (param $stride i32) (param $k i32) (result i32)
     (local $j i32) (local $i i32) (local $live i32) (local $t i32) (local $kept i32) (local $q i32)
-    (local $at i32) (local $last i32) (local $position i32) (local $sink i32) (local $yes i32) (local $h i32)
+    (local $at i32) (local $last i32) (local $position i32) (local $yes i32) (local $h i32)
     (local $p i32) (local $d1 i32) (local $d2 i32) (local $d3 i32) (local $h3 i32) (local $h4 i32) (local $base i32)
     ;; Every key live, and answered 1 until a clear bit drops it.
     (block $filled
@@ -117,17 +117,8 @@
                     (i32.trunc_f64_u (f64.floor (f64.mul (f64.convert_i32_u (local.get $p)) (local.get $scale))))))
                 (local.set $t (i32.add (local.get $t) (i32.const 1)))
                 (br $place)))
-            ;; Touch: the byte of each, loads alone.
-            (local.set $t (i32.const 0))
-            (block $touched
-              (loop $touch
-                (br_if $touched (i32.ge_u (local.get $t) (local.get $live)))
-                (local.set $sink
-                  (i32.or (local.get $sink)
-                    (i32.load8_u offset=65536
-                      (i32.shr_u (i32.load offset=24576 (i32.shl (local.get $t) (i32.const 2))) (i32.const 3)))))
-                (local.set $t (i32.add (local.get $t) (i32.const 1)))
-                (br $touch)))
+            (call $touch (i32.const 24576) (i32.add (i32.const 24576) (i32.shl (local.get $live) (i32.const 2)))
+              (i32.const 3))
             ;; Test: keep, in order, the keys whose bit is set; answer 0 for the others.
             (local.set $t (i32.const 0))
             (local.set $kept (i32.const 0))
@@ -190,17 +181,7 @@
                 (br $placeKey)))
             (local.set $t (i32.add (local.get $t) (i32.const 1)))
             (br $placeAll)))
-        ;; Touch them all, loads alone.
-        (local.set $last (local.get $at))
-        (local.set $at (i32.const 24576))
-        (block $touchedAll
-          (loop $touchAll
-            (br_if $touchedAll (i32.ge_u (local.get $at) (local.get $last)))
-            (local.set $sink
-              (i32.or (local.get $sink)
-                (i32.load8_u offset=65536 (i32.shr_u (i32.load (local.get $at)) (i32.const 3)))))
-            (local.set $at (i32.add (local.get $at) (i32.const 4)))
-            (br $touchAll)))
+        (call $touch (i32.const 24576) (local.get $at) (i32.const 3))
         ;; Test each live key's bits in order, up to its first clear one.
         (local.set $at (i32.const 24576))
         (local.set $kept (i32.const 0))
@@ -230,14 +211,13 @@
             (local.set $kept (i32.add (local.get $kept) (local.get $yes)))
             (local.set $t (i32.add (local.get $t) (i32.const 1)))
             (br $testAll)))))
-    (i32.store8 (i32.const 17408) (local.get $sink))
     (global.set $mostlyHits (i32.gt_u (i32.shl (local.get $kept) (i32.const 2)) (i32.mul (local.get $n) (i32.const 3))))
     (local.get $kept))
   (func (export "mark") (param $n i32) (param $scale f64) (param $stride i32) (param $k i32) (result i32)
     (local $j i32) (local $at i32) (local $last i32) (local $position i32) (local $byte i32) (local $old i32)
     (local $mask i32) (local $fresh i32) (local $added i32)
-    (call $positions (local.get $n) (local.get $scale) (local.get $stride) (local.get $k))
-    (call $touchAll (local.get $n) (local.get $k) (i32.const 3))
+    (call $touch (i32.const 24576)
+      (call $positions (local.get $n) (local.get $scale) (local.get $stride) (local.get $k)) (i32.const 3))
     (local.set $at (i32.const 24576))
     (block $keysDone
       (loop $keys
@@ -261,7 +241,7 @@
         (local.set $j (i32.add (local.get $j) (i32.const 1)))
         (br $keys)))
     (local.get $added))
-;; Counters (the counting filter: the standard layout, counter i at each position i), width 4 or 8: 4-bit counter i
+  ;; Counters (the counting filter: the standard layout, counter i at each position i), width 4 or 8: 4-bit counter i
   ;; is nibble i & 1 of byte i >> 1 (low nibble first), 8-bit counter i is byte i (FORMAT.md section 3.3), as
   ;; counter-array.ts reads them. markCounters adds one to each of a key's k counters in order unless it is at its
   ;; maximum (15 or 255, sticky: counter-array.ts says why), answers[j] = 1 when one of them was 0 before (the key
@@ -273,8 +253,8 @@
     (local $shift i32) (local $max i32) (local $value i32) (local $empty i32) (local $total i32) (local $nibbles i32)
     (local.set $nibbles (i32.eq (local.get $width) (i32.const 4)))
     (local.set $max (select (i32.const 15) (i32.const 255) (local.get $nibbles)))
-    (call $positions (local.get $n) (local.get $scale) (local.get $stride) (local.get $k))
-    (call $touchAll (local.get $n) (local.get $k) (local.get $nibbles))
+    (call $touch (i32.const 24576)
+      (call $positions (local.get $n) (local.get $scale) (local.get $stride) (local.get $k)) (local.get $nibbles))
     (local.set $at (i32.const 24576))
     (block $keysDone
       (loop $keys
