@@ -30,8 +30,10 @@ const usage = () => `Usage: pnpm bench [options]
   --only id,id       only these contenders (ids: ${CONTENDERS.map((c) => c.id).join(', ')})
   --keys a,b         only these key types: url, url-cons, binary
   --fpr P            only workloads at this target rate (and the rate of --scale, default 0.01)
-  --out DIR          where to write (default apps/bench/results; runs narrowed by --only, --sizes, --reps or
-                     --jobs go to apps/bench/results/partial/ so they never overwrite the committed results)
+  --out DIR          where to write (default apps/bench/results/latest/, or results/partial/ for a run narrowed
+                     by --only, --sizes, --reps, --keys, --fpr or --jobs: neither is committed)
+  --publish          write to apps/bench/results/ instead, the committed results the READMEs quote (a whole
+                     run only: not with --out or a narrowing option)
   --from FILE        re-render the tables and charts of a saved run without measuring
   --help             this text
 `;
@@ -41,8 +43,10 @@ const usage = () => `Usage: pnpm bench [options]
  */
 interface Options {
   help: boolean;
-  /** --only, --sizes, --reps or --jobs narrowed the plan: results go to results/partial/ unless --out. */
+  /** --only, --sizes, --reps, --keys, --fpr or --jobs narrowed the plan: results go to results/partial/ unless --out. */
   narrowed: boolean;
+  /** Write to results/ itself, the committed results (see {@link usage}). */
+  publish: boolean;
   full: boolean;
   scale: number | undefined;
   dedup: number | undefined;
@@ -59,10 +63,11 @@ interface Options {
   from: string | undefined;
 }
 
-function parseArgs(argv: readonly string[]): Options {
+export function parseArgs(argv: readonly string[]): Options {
   const options: Options = {
     help: false,
     narrowed: false,
+    publish: false,
     full: false,
     scale: undefined,
     dedup: undefined,
@@ -111,6 +116,7 @@ function parseArgs(argv: readonly string[]): Options {
       options.only = value().split(',');
       options.narrowed = true;
     } else if (arg === '--out') options.out = value();
+    else if (arg === '--publish') options.publish = true;
     else if (arg === '--jobs') {
       options.jobs = Number(value());
       options.narrowed = true;
@@ -131,10 +137,18 @@ function parseArgs(argv: readonly string[]): Options {
   const badKeys = (options.keys ?? []).filter((k) => !keyTypes.includes(k));
   if (badKeys.length > 0)
     throw new Error(`--keys: unknown key type ${badKeys.join(', ')} (known: ${keyTypes.join(', ')})`);
-  if (options.out === '') {
-    options.out = fileURLToPath(
-      new URL(options.narrowed ? '../results/partial/' : '../results/', import.meta.url),
+  if (options.publish && (options.narrowed || options.out !== '')) {
+    throw new Error(
+      '--publish writes the committed results of a whole run: not with --out, --only, --sizes, --reps, --keys, --fpr or --jobs',
     );
+  }
+  if (options.out === '') {
+    const dir = options.publish
+      ? '../results/'
+      : options.narrowed
+        ? '../results/partial/'
+        : '../results/latest/';
+    options.out = fileURLToPath(new URL(dir, import.meta.url));
   }
   if (options.dedup !== undefined && !(Number.isInteger(options.dedup) && options.dedup >= 1000)) {
     throw new Error(`--dedup takes a line count of at least 1000 such as 1e7, got ${options.dedup}`);
@@ -184,7 +198,8 @@ export async function main(argv: readonly string[]): Promise<void> {
     return;
   }
   mkdirSync(options.out, { recursive: true });
-  const command = `pnpm bench ${argv.join(' ')}`.trim();
+  // Where a run was written is not part of what it measured: a published run reads `pnpm bench` like any other.
+  const command = `pnpm bench ${argv.filter((arg) => arg !== '--publish').join(' ')}`.trim();
   const report = (name: string, title: string, result: unknown, markdown: string) =>
     writeReport(options.out, name, title, command, result, markdown);
 

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../src/cli.js';
+import { main, parseArgs } from '../src/cli.js';
 import { HEADLINE } from '../src/plan.js';
 
 describe('pnpm bench (tiny sizes, real child processes)', () => {
@@ -50,6 +50,30 @@ describe('pnpm bench (tiny sizes, real child processes)', () => {
   it('rejects unknown options and bad values', async () => {
     await expect(main(['--bogus'])).rejects.toThrow(/unknown option --bogus/);
     await expect(main(['--scale', '-5'])).rejects.toThrow(/--scale must be a positive integer/);
+  });
+});
+
+describe('where pnpm bench writes', () => {
+  const under = (path: string) => path.replace(/\\/g, '/').split('/apps/bench/')[1];
+
+  it('keeps the committed results unless asked: a whole run goes to results/latest/, a narrowed one to results/partial/', () => {
+    expect(under(parseArgs([]).out)).toBe('results/latest/');
+    expect(under(parseArgs(['--redis']).out)).toBe('results/latest/');
+    expect(under(parseArgs(['--only', 'bloomfilter']).out)).toBe('results/partial/');
+    expect(under(parseArgs(['--reps', '3']).out)).toBe('results/partial/');
+    expect(parseArgs(['--out', '/somewhere/']).out).toBe('/somewhere/');
+  });
+
+  it('writes the committed results with --publish, for a whole run only', () => {
+    expect(under(parseArgs(['--publish']).out)).toBe('results/');
+    expect(under(parseArgs(['--dedup', '--publish']).out)).toBe('results/');
+    for (const narrowing of [
+      ['--only', 'bloomfilter'],
+      ['--sizes', '1000'],
+      ['--reps', '1'],
+      ['--out', '/x/'],
+    ])
+      expect(() => parseArgs(['--publish', ...narrowing])).toThrow(/--publish writes the committed results/);
   });
 });
 
