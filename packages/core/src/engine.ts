@@ -80,7 +80,7 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
   private readonly blockShift: number;
   /**
    * The batch kernel over this filter's bits or counters (wasm/blocked.wat for a blocked filter, wasm/stride.wat for
-   * a standard or partitioned one, and its counter entries for 4- and 8-bit counting filters), when they live in a
+   * a standard or partitioned one, and its counter entries for counting filters), when they live in a
    * WebAssembly memory of their own (new-bit-array.ts, new-counter-array.ts): made on the first batch; null when
    * there is none. Measured on 10^6 flat URL keys, one process, interleaved: blocked hasMany (1.2 MB of bits)
    * 102–129 ns a key against 125–163 in the JavaScript loops, the hash (~50 ns) included; counting (4.8 MB of 4-bit

@@ -54,7 +54,7 @@ export { hashInto, hashRangeInto } from './murmur3.js';
 /** MurmurHash3 x86_128 of a key given in pieces, equal to the hash of the whole. The CLI's long lines. */
 export { Murmur3Stream } from './murmur3-stream.js';
 /**
- * The counter store of a new counting filter: from 256 KiB of 4- or 8-bit counters, in a WebAssembly memory where
+ * The counter store of a new counting filter: from 256 KiB of counters, in a WebAssembly memory where
  * the batch kernel works on them. Counting.
  */
 export { newCounterArray } from './new-counter-array.js';

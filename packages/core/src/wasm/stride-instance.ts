@@ -12,15 +12,16 @@ export function strideKernel(bits: Uint8Array, k: number): BatchKernel | undefin
   return kernelOf(bits, k, undefined);
 }
 
-/** stride.wat's entries for counters of 4 and 8 bits. */
+/** stride.wat's entries for counters of 4, 8 and 16 bits. */
 const COUNTER_ENTRIES: Readonly<Record<number, KernelEntries>> = {
   4: { probe: 'probeCounters4', mark: 'markCounters4' },
   8: { probe: 'probeCounters8', mark: 'markCounters8' },
+  16: { probe: 'probeCounters16', mark: 'markCounters16' },
 };
 
 /**
  * The kernel of a counting filter (the standard layout) over `counters`, `width` bits each, for keys of `k`
- * positions: as {@link strideKernel}, with counters of 4 or 8 bits where it has bits (16-bit counters have none).
+ * positions: as {@link strideKernel}, with counters of 4, 8 or 16 bits where it has bits; undefined for another width.
  */
 export function counterKernel(counters: Uint8Array, k: number, width: number): BatchKernel | undefined {
   const entries = COUNTER_ENTRIES[width];

@@ -96,10 +96,10 @@ describe('strideKernel', () => {
   });
 });
 
-describe('counterKernel: the counting filter batch kernel (4- and 8-bit counters)', () => {
+describe('counterKernel: the counting filter batch kernel (4-, 8- and 16-bit counters)', () => {
   const key = fc.oneof(fc.string({ maxLength: 30 }), fc.uint8Array({ maxLength: 30 }));
 
-  it.each([4, 8] as const)(
+  it.each([4, 8, 16] as const)(
     '%i-bit counters: addAll, hasMany and hasHashes answer and count as add/has key by key, and the counters are the same bytes',
     (counterBits) => {
       fc.assert(
@@ -136,11 +136,40 @@ describe('counterKernel: the counting filter batch kernel (4- and 8-bit counters
     },
   );
 
-  it('exists for 4- and 8-bit counters in a kernel memory only; 16-bit counters stay in JavaScript', () => {
+  it('16-bit counters carry into their high byte and stop at 65535, as the JavaScript loops do', () => {
+    const bits = KERNEL_FROM_BYTES / 2;
+    // Every counter at `value` (little-endian), so whichever counters a key has, it starts there.
+    const startingAt = (value: number) => {
+      const filter = new ToyCountingFilter({ bits, hashes: 5, counterBits: 16 });
+      const bytes = filter.payloadParts()[0]!;
+      for (let i = 0; i < bytes.length; i += 2) {
+        bytes[i] = value & 0xff;
+        bytes[i + 1] = value >>> 8;
+      }
+      return filter;
+    };
+    for (const [value, after] of [
+      [255, 258],
+      [65534, 65535],
+    ]) {
+      const kernel = startingAt(value!);
+      const loops = startingAt(value!);
+      expect(kernel.addAll(['k', 'k', 'k'])).toBe(0);
+      expect(onJavaScript(() => loops.addAll(['k', 'k', 'k']))).toBe(0);
+      expect(Buffer.from(kernel.serialize()).equals(Buffer.from(loops.serialize()))).toBe(true);
+      const bytes = kernel.payloadParts()[0]!;
+      const counters = new Set<number>();
+      for (let i = 0; i < bytes.length; i += 2) counters.add(bytes[i]! | (bytes[i + 1]! << 8));
+      expect(counters).toEqual(new Set([value, after]));
+    }
+  });
+
+  it('exists for 4-, 8- and 16-bit counters in a kernel memory only', () => {
     const bytes = kernelBytes(KERNEL_FROM_BYTES)!;
     expect(counterKernel(bytes, 7, 4)!.keysPerCall).toBe(1024);
     expect(counterKernel(bytes, 11, 8)!.keysPerCall).toBe(930);
-    expect(counterKernel(bytes, 7, 16)).toBeUndefined();
+    expect(counterKernel(bytes, 7, 16)!.keysPerCall).toBe(1024);
+    expect(counterKernel(bytes, 7, 2)).toBeUndefined();
     expect(counterKernel(new Uint8Array(KERNEL_FROM_BYTES), 7, 4)).toBeUndefined();
     // A kernel memory's buffer holds its 64 KiB of scratch before the counters; a plain array's is the counters.
     const bufferBytes = (filter: ToyCountingFilter) => filter.payloadParts()[0]!.buffer.byteLength;
@@ -148,8 +177,9 @@ describe('counterKernel: the counting filter batch kernel (4- and 8-bit counters
       bufferBytes(new ToyCountingFilter({ bits: 2 * KERNEL_FROM_BYTES, hashes: 7, counterBits: 4 })),
     ).toBe(65536 + KERNEL_FROM_BYTES);
     expect(bufferBytes(new ToyCountingFilter({ bits: KERNEL_FROM_BYTES, hashes: 7, counterBits: 16 }))).toBe(
-      2 * KERNEL_FROM_BYTES,
+      65536 + 2 * KERNEL_FROM_BYTES,
     );
+    expect(bufferBytes(new ToyCountingFilter({ bits: 1000, hashes: 7, counterBits: 16 }))).toBe(2000);
     expect(bufferBytes(new ToyCountingFilter({ bits: 1000, hashes: 7, counterBits: 4 }))).toBe(500);
   });
 });
