@@ -55,10 +55,10 @@ export function kernelBytes(
 }
 
 /**
- * A batch kernel over one filter's bits (blocked.wat, or stride.wat for the standard and partitioned layouts): its
- * two entries and the views of its scratch they read and write. Each entry takes the batch's size, two numbers of
- * the layout (blocked: the block scale and the shift of an offset in a block; stride: the reduction's scale and the
- * stride between slices) and k.
+ * A batch kernel over one filter's bits or counters (blocked.wat; stride.wat for the standard and partitioned
+ * layouts, and for a counting filter's counters of each width): its two entries and the views of its scratch they
+ * read and write. Each entry takes the batch's size, two numbers of the layout (blocked: the block scale and the
+ * shift of an offset in a block; stride: the reduction's scale and the stride between slices) and k.
  */
 export interface BatchKernel {
   /** Where a batch's h1..h4 go before a call: key j's at [4j, 4j + 4), j < keysPerCall. */
@@ -67,7 +67,7 @@ export interface BatchKernel {
   readonly answers: Uint8Array;
   /** The most keys one call takes. */
   readonly keysPerCall: number;
-  /** answers[j] = all k bits of key j set; returns how many were. Touches the keys' lines first. */
+  /** answers[j] = all k bits (counters: all k non-zero) of key j set; returns how many were. Touches first. */
   probe(n: number, scale: number, step: number, k: number): number;
   /** Sets each key's k bits in order; answers[j] = key j was new; returns how many were. Touches first too. */
   mark(n: number, scale: number, step: number, k: number): number;

@@ -16,7 +16,7 @@ export function blockedModule(): WebAssembly.Module | null {
   return blocked;
 }
 
-/** stride.wat compiled: the kernel of standard and partitioned filters (k positions a key). */
+/** stride.wat compiled: the kernel of standard, partitioned and counting filters (k positions a key). */
 export function strideModule(): WebAssembly.Module | null {
   if (stride === undefined) stride = compile('stride.wat', STRIDE_WASM);
   return stride;
