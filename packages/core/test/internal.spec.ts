@@ -5,7 +5,7 @@ import * as internal from '../src/internal.js';
 const SOURCE = readFileSync(new URL('../src/internal.ts', import.meta.url), 'utf8');
 
 describe('@bloomkit/core/internal', () => {
-  it('is a small contract: at most 43 names, each export documented', () => {
+  it('is a small contract: at most 46 names, each export documented', () => {
     const exports = [...SOURCE.matchAll(/(\/\*\*[\s\S]*?\*\/\n)?export \{([^}]*)\}/g)];
     const names = exports.flatMap((m) =>
       m[2]!
@@ -18,8 +18,9 @@ describe('@bloomkit/core/internal', () => {
     // batches by the kinds outside the engine too (hashBatch, batchHashes) and by the CLI (hashRangeBatch); 41
     // since the kinds outside the engine check a batch of hashes alike (checkHashBatch); 42 since the CLI's lines
     // are found and hashed together (hashLineBatch and batchLineEnds in place of hashRangeBatch); 43 since a
-    // counting filter's counters go into a kernel memory like a bit filter's bits (newCounterArray).
-    expect(names.length).toBeLessThanOrEqual(43);
+    // counting filter's counters go into a kernel memory like a bit filter's bits (newCounterArray); 46 since the
+    // window kind's batches run on a kernel of its own (kernelBytes for its ring, windowKernel and its type).
+    expect(names.length).toBeLessThanOrEqual(46);
     for (const m of exports) expect(m[1], `doc comment before export {${m[2]}}`).toBeDefined();
     // Every runtime name is there.
     for (const name of names.filter((n) => !n.startsWith('type '))) expect(internal).toHaveProperty(name);

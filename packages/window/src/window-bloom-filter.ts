@@ -26,11 +26,14 @@ import {
   hashBatch,
   hashInto,
   joinParts,
+  kernelBytes,
   keyList,
   readDeserializeOptions,
   readOptions,
   resolveSeed,
   toFilterJson,
+  type WindowKernel,
+  windowKernel,
 } from '@bloomkit/core/internal';
 import {
   paramsBytes,
@@ -40,6 +43,9 @@ import {
   writeWindowParams,
 } from './window-codec.js';
 import { chooseWindowShape, runRate, type WindowShape } from './window-sizing.js';
+
+/** hasMany's answers from the kernel, a batch at a time (grown once if a batch holds more keys). */
+let probeAnswers = new Uint8Array(4096);
 
 /** Kind 7 of docs/FORMAT.md: an age-partitioned ring of slices that forgets old keys. */
 export const windowKind: KindRecord = {
@@ -121,7 +127,10 @@ export interface WindowReach {
  *
  * Cost: `add` sets k bits and first asks `has`; `has` reads a bit in one slice out of every k (k − 1, 2k − 1,
  * …), and around those that are set, until it finds k set in a row: about (k + l)/k + 2 bit reads for an absent
- * key. Nothing is allocated per key.
+ * key. Nothing is allocated per key. Batches (`addAll`, `hasMany`, `addHashes`, `hasHashes`) of a ring from
+ * 256 KiB of bits run the same steps in WebAssembly (core's wasm/window.wat), with the same answers: 10^6 URL keys
+ * in batches of 4,096, `addAll` 24% faster than key by key; a time window's `addAll` stays key by key (it reads
+ * the clock for every key).
  */
 export class WindowBloomFilter implements BloomFilter {
   /** The window kind's format record (kind id 7). */
@@ -154,6 +163,12 @@ export class WindowBloomFilter implements BloomFilter {
   private readonly keys: Float64Array;
   private readonly starts: Float64Array;
   private readonly hash = new Int32Array(4);
+  /**
+   * The batch kernel (core's wasm/window.wat) over the ring's bits, when they live in a WebAssembly memory of their
+   * own (from 256 KiB of bits, as `create`, a copying `deserialize` and `clone` allocate them): made on the first
+   * batch; null when there is none.
+   */
+  private kernel: WindowKernel | null | undefined;
   /** The file this filter works on in place (read with `copy: false`), else undefined. */
   private readonly file: Uint8Array | undefined;
 
@@ -210,7 +225,7 @@ export class WindowBloomFilter implements BloomFilter {
     return new WindowBloomFilter(
       freshState(shape, window, fpr, duration ?? 0, now),
       seed,
-      new Uint8Array(byteLength),
+      kernelBytes(byteLength) ?? new Uint8Array(byteLength),
       clock,
       undefined,
     );
@@ -228,14 +243,7 @@ export class WindowBloomFilter implements BloomFilter {
       !read.copy && bytes instanceof Uint8Array && envelope.payload.length === 1 ? bytes : undefined;
     let bits: Uint8Array;
     if (inPlace !== undefined) bits = envelope.payload[0]!;
-    else {
-      bits = new Uint8Array(envelope.payloadLength);
-      let at = 0;
-      for (const part of envelope.payload) {
-        bits.set(part, at);
-        at += part.length;
-      }
-    }
+    else bits = kernelBytes(envelope.payloadLength, envelope.payload) ?? copyParts(envelope.payload);
     return new WindowBloomFilter(state, envelope.seed, bits, clock, inPlace);
   }
 
@@ -424,9 +432,16 @@ export class WindowBloomFilter implements BloomFilter {
     for (let start = 0; start < list.length; ) {
       const count = hashBatch(list, start, this.seed, `${NAME}.hasMany`);
       const hashes = batchHashes();
-      for (let j = 0; j < count; j++) {
-        this.takeHash(hashes, j * 4);
-        out[start + j] = this.find(0, 0);
+      const kernel = this.batchKernel();
+      if (kernel !== null) {
+        if (probeAnswers.length < count) probeAnswers = new Uint8Array(count);
+        this.kernelProbe(kernel, hashes, count, probeAnswers);
+        for (let j = 0; j < count; j++) out[start + j] = probeAnswers[j] === 1;
+      } else {
+        for (let j = 0; j < count; j++) {
+          this.takeHash(hashes, j * 4);
+          out[start + j] = this.find(0, 0);
+        }
       }
       start += count;
     }
@@ -445,6 +460,8 @@ export class WindowBloomFilter implements BloomFilter {
 
   /** Adds `count` hashed keys in order; answers as {@link addHashes}. */
   private addBatch(hashes: Int32Array, count: number, answers: Uint8Array | undefined): number {
+    const kernel = this.period === 0 ? this.batchKernel() : null;
+    if (kernel !== null) return this.kernelAdd(kernel, hashes, count, answers);
     let added = 0;
     for (let j = 0; j < count; j++) {
       this.takeHash(hashes, j * 4);
@@ -455,10 +472,66 @@ export class WindowBloomFilter implements BloomFilter {
     return added;
   }
 
+  /**
+   * {@link addBatch} on the kernel, for a count window: a call takes keys until the generation is full (`room`
+   * counted keys), then the ring shifts here, as `addHashed` shifts it after the key that fills it.
+   */
+  private kernelAdd(
+    kernel: WindowKernel,
+    hashes: Int32Array,
+    count: number,
+    answers: Uint8Array | undefined,
+  ): number {
+    let added = 0;
+    for (let done = 0; done < count; ) {
+      const n = Math.min(kernel.keysPerCall, count - done);
+      const room = Math.max(1, this.generation - this.keys[this.newest]!);
+      kernel.hashes.set(hashes.subarray(done * 4, (done + n) * 4));
+      const took = kernel.mark(n, this.scale, this.sliceBits, this.slices, this.hashes, this.newest, room);
+      const said = kernel.answers;
+      let counted = 0;
+      for (let j = 0; j < took; j++) {
+        const answer = said[j]!;
+        if (answer !== 0) counted++;
+        if (answer === 1) added++;
+        if (answers !== undefined) answers[done + j] = answer === 1 ? 1 : 0;
+      }
+      this.keys[this.newest] = this.keys[this.newest]! + counted;
+      if (this.keys[this.newest]! >= this.generation) this.shift(0);
+      done += took;
+    }
+    this.counted = Math.min(Number.MAX_SAFE_INTEGER, this.counted + added);
+    return added;
+  }
+
+  /** Looks up `count` hashed keys on the kernel (the ring already ticked): answers[j] = 1 when key j may be in. */
+  private kernelProbe(kernel: WindowKernel, hashes: Int32Array, count: number, answers: Uint8Array): void {
+    for (let done = 0; done < count; done += kernel.keysPerCall) {
+      const n = Math.min(kernel.keysPerCall, count - done);
+      kernel.hashes.set(hashes.subarray(done * 4, (done + n) * 4));
+      kernel.probe(n, this.scale, this.sliceBits, this.slices, this.hashes, this.newest);
+      answers.set(kernel.answers.subarray(0, n), done);
+    }
+  }
+
+  /**
+   * The batch kernel when this filter's bits live in a kernel memory (made on first use); else null: a ring below
+   * 256 KiB, one read in place (its bits are the file's), or where WebAssembly is missing.
+   */
+  private batchKernel(): WindowKernel | null {
+    if (this.kernel === undefined) this.kernel = windowKernel(this.bytes) ?? null;
+    return this.kernel;
+  }
+
   /** `hasHash` for a batch of keys already hashed (see {@link addHashes}): `answers[j]` is 1 when key j may be in. */
   hasHashes(hashes: Int32Array, count: number, answers: Uint8Array): void {
     checkHashBatch(`${NAME}.hasHashes`, hashes, count, answers, true);
     this.tick();
+    const kernel = this.batchKernel();
+    if (kernel !== null) {
+      this.kernelProbe(kernel, hashes, count, answers);
+      return;
+    }
     for (let j = 0; j < count; j++) {
       this.takeHash(hashes, j * 4);
       answers[j] = this.find(0, 0) ? 1 : 0;
@@ -539,7 +612,8 @@ export class WindowBloomFilter implements BloomFilter {
   }
 
   clone(): this {
-    return new WindowBloomFilter(this.state(), this.seed, this.bytes.slice(), this.clock, undefined) as this;
+    const bytes = kernelBytes(this.bytes.length, this.bytes) ?? this.bytes.slice();
+    return new WindowBloomFilter(this.state(), this.seed, bytes, this.clock, undefined) as this;
   }
 
   /** Forgets every key (a time window's generation starts now). */
@@ -739,6 +813,19 @@ export class WindowBloomFilter implements BloomFilter {
       );
     }
   }
+}
+
+/** The parts' bytes, in order, in one new array. */
+function copyParts(parts: readonly Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return bytes;
 }
 
 /** Set bits in whole bytes, counted by core's bit store (a view, no copy). */

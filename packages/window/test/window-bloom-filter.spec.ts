@@ -209,3 +209,75 @@ describe('WindowBloomFilter', () => {
     expect(filter.has('x')).toBe(true);
   });
 });
+
+describe('WindowBloomFilter batches on the kernel', () => {
+  /** A count window of 3·10^5 keys at 1%: 783 KB of bits, in a kernel memory (from 256 KiB). */
+  const kernelReady = () => WindowBloomFilter.create(300_000, 0.01, { seed: 5 });
+  /** The same filter on the JavaScript loops: one read in place works on a plain array. */
+  const onJavaScript = (filter: WindowBloomFilter) =>
+    WindowBloomFilter.deserialize(filter.serialize(), { copy: false });
+
+  it('puts the bits of a ring from 256 KiB where the kernel works on them (create, deserialize, clone)', () => {
+    const filter = kernelReady();
+    // kernelBytes places the bits at 64 KiB, after the kernel's scratch; an in-place read leaves them in the file.
+    expect(filter.ring().bytes.byteOffset).toBe(65536);
+    expect(WindowBloomFilter.deserialize(filter.serialize()).ring().bytes.byteOffset).toBe(65536);
+    expect(filter.clone().ring().bytes.byteOffset).toBe(65536);
+    expect(onJavaScript(filter).ring().bytes.byteOffset).not.toBe(65536);
+    expect(WindowBloomFilter.create(1_000, 0.01).ring().bytes.byteOffset).toBe(0);
+  });
+
+  it('addAll, hasMany, addHashes and hasHashes answer as the JavaScript loops, across many generations', () => {
+    const kernel = kernelReady();
+    const script = onJavaScript(kernel);
+    // 1.2·10^6 adds of 600,000 distinct keys (each twice, the repeat ~300,000 later): 64 generations of 18,750.
+    const keys = urlKeys(600_000, 'window-kernel');
+    const stream = [...keys.slice(0, 300_000), ...keys, ...keys.slice(300_000)];
+    const absent = urlKeys(4_096, 'window-kernel-absent');
+    const hash = new Int32Array(4 * 1_000);
+    const kernelAnswers = new Uint8Array(1_000);
+    const scriptAnswers = new Uint8Array(1_000);
+    for (let at = 0, turn = 0; at < stream.length; turn++) {
+      const size = [4_096, 1, 999, 20_000, 1_000][turn % 5]!;
+      const part = stream.slice(at, at + size);
+      at += size;
+      if (turn % 5 === 4) {
+        for (let j = 0; j < part.length; j++) hashInto(part[j], 5, hash, 'test', 4 * j);
+        expect(kernel.addHashes(hash, part.length, kernelAnswers)).toBe(
+          script.addHashes(hash, part.length, scriptAnswers),
+        );
+        expect(kernelAnswers).toEqual(scriptAnswers);
+        kernel.hasHashes(hash, part.length, kernelAnswers);
+        script.hasHashes(hash, part.length, scriptAnswers);
+        expect(kernelAnswers).toEqual(scriptAnswers);
+      } else expect(kernel.addAll(part)).toBe(script.addAll(part));
+      if (turn % 7 === 0) {
+        const probe = [...absent, ...stream.slice(Math.max(0, at - 400_000), at - 395_000)];
+        expect(kernel.hasMany(probe)).toEqual(script.hasMany(probe));
+      }
+    }
+    expect(kernel.count).toBe(script.count);
+    expect(kernel.reach()).toEqual(script.reach());
+    expect(kernel.serialize()).toEqual(script.serialize());
+    // The last window of keys is all present, and absent keys at about the rate.
+    expect(kernel.hasMany(stream.slice(-300_000)).every(Boolean)).toBe(true);
+    const rate = kernel.hasMany(urlKeys(100_000, 'window-kernel-rate')).filter(Boolean).length / 100_000;
+    expect(rate).toBeLessThan(0.0125);
+  });
+
+  it('a time window adds key by key on the clock and looks up on the kernel, as the JavaScript loops do', () => {
+    let now = 1_000;
+    const clock = () => now;
+    const kernel = WindowBloomFilter.create(300_000, 0.01, { duration: 60_000, clock, seed: 2 });
+    const script = WindowBloomFilter.deserialize(kernel.serialize(), { copy: false, clock });
+    const keys = urlKeys(400_000, 'window-kernel-time');
+    for (let at = 0; at < keys.length; at += 10_000) {
+      const part = keys.slice(at, at + 10_000);
+      expect(kernel.addAll(part)).toBe(script.addAll(part));
+      now += 5_000;
+      const probe = keys.slice(Math.max(0, at - 60_000), at + 10_000);
+      expect(kernel.hasMany(probe)).toEqual(script.hasMany(probe));
+    }
+    expect(kernel.serialize()).toEqual(script.serialize());
+  });
+});

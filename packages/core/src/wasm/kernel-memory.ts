@@ -92,16 +92,38 @@ export function instantiateOver(
   keysPerCall: number,
   entries: KernelEntries = BIT_ENTRIES,
 ): BatchKernel | undefined {
+  const instance = instanceOver(module, bits);
+  if (instance === undefined) return undefined;
+  return {
+    hashes: instance.hashes,
+    answers: instance.answers,
+    keysPerCall,
+    probe: instance.exports[entries.probe] as BatchKernel['probe'],
+    mark: instance.exports[entries.mark] as BatchKernel['mark'],
+  };
+}
+
+/** A kernel module instantiated over a filter's memory: its exports and the views of its hashes and answers. */
+export interface KernelInstance {
+  readonly exports: WebAssembly.Exports;
+  /** Where a batch's h1..h4 go before a call: key j's at [4j, 4j + 4), j < {@link KERNEL_KEYS}. */
+  readonly hashes: Int32Array;
+  /** Where a call leaves one answer per key. */
+  readonly answers: Uint8Array;
+}
+
+/**
+ * `module` instantiated over the memory `bits` lie in, when they are a view {@link kernelBytes} made; else
+ * undefined (also when instantiating fails).
+ */
+export function instanceOver(module: WebAssembly.Module, bits: Uint8Array): KernelInstance | undefined {
   const memory = memories.get(bits.buffer);
   if (memory === undefined || bits.byteOffset !== BITS_AT) return undefined;
   try {
-    const exports = new WebAssembly.Instance(module, { filter: { memory } }).exports;
     return {
+      exports: new WebAssembly.Instance(module, { filter: { memory } }).exports,
       hashes: new Int32Array(memory.buffer, HASHES_AT, KERNEL_KEYS * 4),
       answers: new Uint8Array(memory.buffer, ANSWERS_AT, KERNEL_KEYS),
-      keysPerCall,
-      probe: exports[entries.probe] as BatchKernel['probe'],
-      mark: exports[entries.mark] as BatchKernel['mark'],
     };
   } catch {
     return undefined;

@@ -1,14 +1,16 @@
 import { decodeBase64 } from '../json.js';
 import { BLOCKED_WASM } from './blocked-wasm.js';
 import { STRIDE_WASM } from './stride-wasm.js';
+import { WINDOW_WASM } from './window-wasm.js';
 
 /**
- * The batch kernels' WebAssembly modules (blocked.wat, stride.wat), each compiled on first use and kept; null
+ * The batch kernels' WebAssembly modules (blocked.wat, stride.wat, window.wat), each compiled on first use and kept; null
  * where WebAssembly is missing or compiling is refused (an engine without it, a Content-Security-Policy without
  * 'wasm-unsafe-eval'), and then never tried again.
  */
 let blocked: WebAssembly.Module | null | undefined;
 let stride: WebAssembly.Module | null | undefined;
+let window: WebAssembly.Module | null | undefined;
 
 /** blocked.wat compiled: the kernel of blocked filters (one 512-bit block a key). */
 export function blockedModule(): WebAssembly.Module | null {
@@ -22,9 +24,15 @@ export function strideModule(): WebAssembly.Module | null {
   return stride;
 }
 
+/** window.wat compiled: the kernel of window filters (a bit in each of k + l slices a key). */
+export function windowModule(): WebAssembly.Module | null {
+  if (window === undefined) window = compile('window.wat', WINDOW_WASM);
+  return window;
+}
+
 /** True when every kernel compiles here: then bits put in a kernel memory have a kernel to run on. */
 export function kernelsCompile(): boolean {
-  return blockedModule() !== null && strideModule() !== null;
+  return blockedModule() !== null && strideModule() !== null && windowModule() !== null;
 }
 
 function compile(name: string, base64: string): WebAssembly.Module | null {

@@ -1,0 +1,49 @@
+import { instanceOver, KERNEL_KEYS } from './kernel-memory.js';
+import { windowModule } from './kernel-modules.js';
+
+/**
+ * The batch kernel of a window filter (window.wat) over its ring's bits: lookups and test-and-adds of keys already
+ * hashed, the ring's shape given with each call (see window.wat for the arguments and the answers).
+ */
+export interface WindowKernel {
+  /** Where a batch's h1..h4 go before a call: key j's at [4j, 4j + 4), j < keysPerCall. */
+  readonly hashes: Int32Array;
+  /** Where a call leaves one answer per key. */
+  readonly answers: Uint8Array;
+  /** The most keys one call takes. */
+  readonly keysPerCall: number;
+  /** answers[j] = 1 when key j is in k slices of consecutive ages, else 0; returns how many 1s. */
+  probe(n: number, scale: number, sliceBits: number, slices: number, k: number, newest: number): number;
+  /**
+   * Test-and-add of keys in order; answers[j] = 0 (all k newest bits were set: not counted), 1 (new) or 2 (was
+   * present); stops after the key that makes `room` counted keys. Returns how many keys it took.
+   */
+  mark(
+    n: number,
+    scale: number,
+    sliceBits: number,
+    slices: number,
+    k: number,
+    newest: number,
+    room: number,
+  ): number;
+}
+
+/**
+ * The kernel of a window filter over `bits`, when they are a view `kernelBytes` made (the ring is at most 2^32
+ * bits, so every position is an unsigned 32-bit integer, and k is at most 32, so a key's old bits fit one word);
+ * else undefined.
+ */
+export function windowKernel(bits: Uint8Array): WindowKernel | undefined {
+  const module = windowModule();
+  if (module === null) return undefined;
+  const instance = instanceOver(module, bits);
+  if (instance === undefined) return undefined;
+  return {
+    hashes: instance.hashes,
+    answers: instance.answers,
+    keysPerCall: KERNEL_KEYS,
+    probe: instance.exports.probe as WindowKernel['probe'],
+    mark: instance.exports.mark as WindowKernel['mark'],
+  };
+}
