@@ -82,9 +82,9 @@ export {
   keyList,
 } from './validate.js';
 /**
- * `byteLength` bytes in a WebAssembly memory of their own, where a batch kernel can work on them (from 256 KiB;
- * undefined below, or where WebAssembly is missing: the caller allocates as usual). Window.
+ * `byteLength` bytes (zeros or a copy) in a WebAssembly memory of their own, where a batch kernel can work on them,
+ * from 256 KiB where WebAssembly loads; else a plain array. Window.
  */
-export { kernelBytes } from './wasm/kernel-memory.js';
+export { newKernelBytes } from './wasm/kernel-memory.js';
 /** The window filter's batch kernel over a ring's bits in such a memory. Window. */
 export { type WindowKernel, windowKernel } from './wasm/window-instance.js';

@@ -26,8 +26,8 @@ import {
   hashBatch,
   hashInto,
   joinParts,
-  kernelBytes,
   keyList,
+  newKernelBytes,
   readDeserializeOptions,
   readOptions,
   resolveSeed,
@@ -225,7 +225,7 @@ export class WindowBloomFilter implements BloomFilter {
     return new WindowBloomFilter(
       freshState(shape, window, fpr, duration ?? 0, now),
       seed,
-      kernelBytes(byteLength) ?? new Uint8Array(byteLength),
+      newKernelBytes(byteLength),
       clock,
       undefined,
     );
@@ -243,7 +243,7 @@ export class WindowBloomFilter implements BloomFilter {
       !read.copy && bytes instanceof Uint8Array && envelope.payload.length === 1 ? bytes : undefined;
     let bits: Uint8Array;
     if (inPlace !== undefined) bits = envelope.payload[0]!;
-    else bits = kernelBytes(envelope.payloadLength, envelope.payload) ?? copyParts(envelope.payload);
+    else bits = newKernelBytes(envelope.payloadLength, envelope.payload);
     return new WindowBloomFilter(state, envelope.seed, bits, clock, inPlace);
   }
 
@@ -612,7 +612,7 @@ export class WindowBloomFilter implements BloomFilter {
   }
 
   clone(): this {
-    const bytes = kernelBytes(this.bytes.length, this.bytes) ?? this.bytes.slice();
+    const bytes = newKernelBytes(this.bytes.length, this.bytes);
     return new WindowBloomFilter(this.state(), this.seed, bytes, this.clock, undefined) as this;
   }
 
@@ -813,19 +813,6 @@ export class WindowBloomFilter implements BloomFilter {
       );
     }
   }
-}
-
-/** The parts' bytes, in order, in one new array. */
-function copyParts(parts: readonly Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const bytes = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    bytes.set(part, at);
-    at += part.length;
-  }
-  return bytes;
 }
 
 /** Set bits in whole bytes, counted by core's bit store (a view, no copy). */

@@ -55,6 +55,21 @@ export function kernelBytes(
 }
 
 /**
+ * {@link kernelBytes} where it gives bytes, else a plain array of `byteLength` bytes: zeros, or a copy of
+ * `contents` (one array or parts, `byteLength` bytes in all). Either way the caller owns the bytes.
+ */
+export function newKernelBytes(
+  byteLength: number,
+  contents?: Uint8Array | readonly Uint8Array[],
+): Uint8Array {
+  const view = kernelBytes(byteLength, contents);
+  if (view !== undefined) return view;
+  const bytes = new Uint8Array(byteLength);
+  if (contents !== undefined) copyPagesTo(contents instanceof Uint8Array ? [contents] : contents, bytes, 0);
+  return bytes;
+}
+
+/**
  * A batch kernel over one filter's bits or counters (blocked.wat; stride.wat for the standard and partitioned
  * layouts, and for a counting filter's counters of each width): its two entries and the views of its scratch they
  * read and write. Each entry takes the batch's size, two numbers of the layout (blocked: the block scale and the

@@ -5,8 +5,9 @@ import {
   KERNEL_FROM_BYTES,
   KERNEL_KEYS,
   kernelBytes,
+  newKernelBytes,
 } from '../../src/wasm/kernel-memory.js';
-import { blockedModule, kernelsCompile, strideModule } from '../../src/wasm/kernel-modules.js';
+import { blockedModule, kernelsCompile, strideModule, windowModule } from '../../src/wasm/kernel-modules.js';
 import { strideKernel } from '../../src/wasm/stride-instance.js';
 
 describe('kernelBytes: bits in a WebAssembly memory of their own', () => {
@@ -55,5 +56,29 @@ describe('instantiateOver', () => {
     expect(instantiateOver(blockedModule()!, new Uint8Array(KERNEL_FROM_BYTES), 100)).toBeUndefined();
     expect(instantiateOver(blockedModule()!, bytes.subarray(64), 100)).toBeUndefined();
     expect(strideKernel(bytes.subarray(64), 7)).toBeUndefined();
+  });
+});
+
+describe('newKernelBytes: kernel bytes where they can be had, else a plain array', () => {
+  it('gives zeros or a copy of the contents (one array or parts), in a kernel memory from 256 KiB', () => {
+    const contents = Uint8Array.from({ length: KERNEL_FROM_BYTES }, (_, i) => (i * 7) & 255);
+    const parts = [contents.subarray(0, 1000), contents.subarray(1000)];
+    for (const source of [contents, parts]) {
+      const bytes = newKernelBytes(KERNEL_FROM_BYTES, source);
+      expect(bytes.byteOffset).toBe(65536);
+      expect(bytes).toEqual(contents);
+      bytes[0] = 99;
+      expect(contents[0]).toBe(0);
+    }
+    expect(newKernelBytes(KERNEL_FROM_BYTES).every((b) => b === 0)).toBe(true);
+    const small = newKernelBytes(1000, contents.subarray(0, 1000));
+    expect([small.byteOffset, small.length, small.buffer.byteLength]).toEqual([0, 1000, 1000]);
+    expect(small).toEqual(contents.subarray(0, 1000));
+    expect(newKernelBytes(10)).toEqual(new Uint8Array(10));
+  });
+
+  it('has every kernel module compile here, the window kernel among them', () => {
+    expect(windowModule()).not.toBeNull();
+    expect(kernelsCompile()).toBe(true);
   });
 });
