@@ -128,9 +128,9 @@ export interface WindowReach {
  * Cost: `add` sets k bits and first asks `has`; `has` reads a bit in one slice out of every k (k − 1, 2k − 1,
  * …), and around those that are set, until it finds k set in a row: about (k + l)/k + 2 bit reads for an absent
  * key. Nothing is allocated per key. Batches (`addAll`, `hasMany`, `addHashes`, `hasHashes`) of a ring from
- * 256 KiB of bits run the same steps in WebAssembly (core's wasm/window.wat), with the same answers: 10^6 URL keys
- * in batches of 4,096, `addAll` 24% faster than key by key; a time window's `addAll` stays key by key (it reads
- * the clock for every key).
+ * 256 KiB of bits run the same steps in WebAssembly (core's wasm/window.wat), with the same answers (10^6 URL keys in
+ * batches of 4,096: `addAll` 6.46 M keys/s against 5.34 on the JavaScript loops); a time window's `addAll` stays
+ * key by key (it reads the clock for every key).
  */
 export class WindowBloomFilter implements BloomFilter {
   /** The window kind's format record (kind id 7). */

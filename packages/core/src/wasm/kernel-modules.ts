@@ -4,9 +4,9 @@ import { STRIDE_WASM } from './stride-wasm.js';
 import { WINDOW_WASM } from './window-wasm.js';
 
 /**
- * The batch kernels' WebAssembly modules (blocked.wat, stride.wat, window.wat), each compiled on first use and kept; null
- * where WebAssembly is missing or compiling is refused (an engine without it, a Content-Security-Policy without
- * 'wasm-unsafe-eval'), and then never tried again.
+ * The batch kernels' WebAssembly modules (blocked.wat, stride.wat, window.wat), each compiled on first use and
+ * kept; null where WebAssembly is missing or compiling is refused (an engine without it, a Content-Security-Policy
+ * without 'wasm-unsafe-eval'), and then never tried again.
  */
 let blocked: WebAssembly.Module | null | undefined;
 let stride: WebAssembly.Module | null | undefined;

@@ -1,8 +1,9 @@
 ;; The window filter's lookups and test-and-adds for a batch of keys already hashed (the age-partitioned ring of
 ;; packages/window: k + l slices of s bits, a key's bit in slice j at j*s + floor(p(j) * scale), p(j) = h1 + h2*j +
 ;; h3*j^2 + h4*j^3 (mod 2^32) for the slice's physical index j: FORMAT.md section 5 with k + l positions of range s),
-;; as WindowBloomFilter's JavaScript loops answer them, bit for bit (window's test/window-kernel.spec.ts), over bits
-;; that live in this module's memory. The memory is the filter's own (imported), laid out by kernel-memory.ts:
+;; as WindowBloomFilter's JavaScript loops answer them, bit for bit (test/wasm/window-instance.spec.ts against the
+;; definition; window's test/window-bloom-filter.spec.ts against those loops), over bits that live in this module's
+;; memory. The memory is the filter's own (imported), laid out by kernel-memory.ts:
 ;;   [0, 16384)        the hashes: key j's h1..h4 at 16*j, j < n <= 1024;
 ;;   [16384, 17408)    the answers: one byte per key;
 ;;   [65536, ...)      the ring's bits, slice j at bits [j*s, (j + 1)*s), bit i is bit i & 7 of byte i >>> 3.
