@@ -44,7 +44,7 @@ import {
 } from './window-codec.js';
 import { chooseWindowShape, runRate, type WindowShape } from './window-sizing.js';
 
-/** hasMany's answers from the kernel, a batch at a time (grown once if a batch holds more keys). */
+/** hasMany's answers, a batch at a time (grown once if a batch holds more keys). */
 let probeAnswers = new Uint8Array(4096);
 
 /** Kind 7 of docs/FORMAT.md: an age-partitioned ring of slices that forgets old keys. */
@@ -431,18 +431,9 @@ export class WindowBloomFilter implements BloomFilter {
     this.tick();
     for (let start = 0; start < list.length; ) {
       const count = hashBatch(list, start, this.seed, `${NAME}.hasMany`);
-      const hashes = batchHashes();
-      const kernel = this.batchKernel();
-      if (kernel !== null) {
-        if (probeAnswers.length < count) probeAnswers = new Uint8Array(count);
-        this.kernelProbe(kernel, hashes, count, probeAnswers);
-        for (let j = 0; j < count; j++) out[start + j] = probeAnswers[j] === 1;
-      } else {
-        for (let j = 0; j < count; j++) {
-          this.takeHash(hashes, j * 4);
-          out[start + j] = this.find(0, 0);
-        }
-      }
+      if (probeAnswers.length < count) probeAnswers = new Uint8Array(count);
+      this.findBatch(batchHashes(), count, probeAnswers);
+      for (let j = 0; j < count; j++) out[start + j] = probeAnswers[j] === 1;
       start += count;
     }
     return out;
@@ -504,16 +495,6 @@ export class WindowBloomFilter implements BloomFilter {
     return added;
   }
 
-  /** Looks up `count` hashed keys on the kernel (the ring already ticked): answers[j] = 1 when key j may be in. */
-  private kernelProbe(kernel: WindowKernel, hashes: Int32Array, count: number, answers: Uint8Array): void {
-    for (let done = 0; done < count; done += kernel.keysPerCall) {
-      const n = Math.min(kernel.keysPerCall, count - done);
-      kernel.hashes.set(hashes.subarray(done * 4, (done + n) * 4));
-      kernel.probe(n, this.scale, this.sliceBits, this.slices, this.hashes, this.newest);
-      answers.set(kernel.answers.subarray(0, n), done);
-    }
-  }
-
   /**
    * The batch kernel when this filter's bits live in a kernel memory (made on first use); else null: a ring below
    * 256 KiB, one read in place (its bits are the file's), or where WebAssembly is missing.
@@ -527,9 +508,22 @@ export class WindowBloomFilter implements BloomFilter {
   hasHashes(hashes: Int32Array, count: number, answers: Uint8Array): void {
     checkHashBatch(`${NAME}.hasHashes`, hashes, count, answers, true);
     this.tick();
+    this.findBatch(hashes, count, answers);
+  }
+
+  /**
+   * Looks up `count` hashed keys (the ring already ticked), on the kernel where there is one: answers[j] = 1 when
+   * key j may be in, else 0.
+   */
+  private findBatch(hashes: Int32Array, count: number, answers: Uint8Array): void {
     const kernel = this.batchKernel();
     if (kernel !== null) {
-      this.kernelProbe(kernel, hashes, count, answers);
+      for (let done = 0; done < count; done += kernel.keysPerCall) {
+        const n = Math.min(kernel.keysPerCall, count - done);
+        kernel.hashes.set(hashes.subarray(done * 4, (done + n) * 4));
+        kernel.probe(n, this.scale, this.sliceBits, this.slices, this.hashes, this.newest);
+        answers.set(kernel.answers.subarray(0, n), done);
+      }
       return;
     }
     for (let j = 0; j < count; j++) {

@@ -50,7 +50,7 @@ export function kernelBytes(
   }
   memories.set(memory.buffer, memory);
   const view = new Uint8Array(memory.buffer, BITS_AT, byteLength);
-  if (contents !== undefined) copyPagesTo(contents instanceof Uint8Array ? [contents] : contents, view, 0);
+  if (contents !== undefined) copyContents(contents, view);
   return view;
 }
 
@@ -65,8 +65,13 @@ export function newKernelBytes(
   const view = kernelBytes(byteLength, contents);
   if (view !== undefined) return view;
   const bytes = new Uint8Array(byteLength);
-  if (contents !== undefined) copyPagesTo(contents instanceof Uint8Array ? [contents] : contents, bytes, 0);
+  if (contents !== undefined) copyContents(contents, bytes);
   return bytes;
+}
+
+/** Copies one array or parts, in order, to the start of `to`. */
+function copyContents(contents: Uint8Array | readonly Uint8Array[], to: Uint8Array): void {
+  copyPagesTo(contents instanceof Uint8Array ? [contents] : contents, to, 0);
 }
 
 /**

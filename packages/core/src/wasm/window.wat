@@ -125,7 +125,9 @@
       (loop $each
         (br_if $done (i32.ge_u (local.get $j) (local.get $n)))
         (call $take (local.get $j))
-        ;; The bit in each of the k newest slices: read (into $before), then set; no branch on what was read.
+        ;; The bit in each of the k newest slices: read (into $before), then set; no branch on what was read. The
+        ;; position is worked out here as $bitAt does it, not by a call to a function shared by both: that made
+        ;; batch adds about 10% slower (10^6 URL keys, interleaved; Node 20 does not inline WebAssembly calls).
         (local.set $before (i32.const 0))
         (local.set $age (i32.const 0))
         (local.set $slice (local.get $newest))
