@@ -265,19 +265,89 @@ describe('WindowBloomFilter batches on the kernel', () => {
     expect(rate).toBeLessThan(0.0125);
   });
 
-  it('a time window adds key by key on the clock and looks up on the kernel, as the JavaScript loops do', () => {
-    let now = 1_000;
-    const clock = () => now;
-    const kernel = WindowBloomFilter.create(300_000, 0.01, { duration: 60_000, clock, seed: 2 });
-    const script = WindowBloomFilter.deserialize(kernel.serialize(), { copy: false, clock });
-    const keys = urlKeys(400_000, 'window-kernel-time');
-    for (let at = 0; at < keys.length; at += 10_000) {
-      const part = keys.slice(at, at + 10_000);
-      expect(kernel.addAll(part)).toBe(script.addAll(part));
-      now += 5_000;
-      const probe = keys.slice(Math.max(0, at - 60_000), at + 10_000);
+  /** A clock that moves `step` ms at every reading (each filter its own, so both see the same readings). */
+  const movingClock = (step: number) => {
+    const clock = { now: 1_000, reads: 0, read: () => 0 };
+    clock.read = () => {
+      clock.reads++;
+      clock.now += step;
+      return clock.now;
+    };
+    return clock;
+  };
+
+  it('a time window reads its clock once per 1,024 keys of a batch, on the kernel as on the JavaScript loops', () => {
+    // 300,000 keys a minute: generations of ~18,750 keys or ~3.5 s. The clocks move 0.9 ms a reading, and 2 s more
+    // between batches, so generations end by time, by keys and by both, at ticks and in the middle of batches.
+    const kernelClock = movingClock(0.9);
+    const scriptClock = movingClock(0.9);
+    const kernel = WindowBloomFilter.create(300_000, 0.01, {
+      duration: 60_000,
+      clock: kernelClock.read,
+      seed: 2,
+    });
+    const script = WindowBloomFilter.deserialize(kernel.serialize(), {
+      copy: false,
+      clock: scriptClock.read,
+    });
+    // `create` read the kernel filter's clock once: from here on both clocks give the same readings.
+    scriptClock.now = kernelClock.now;
+    scriptClock.reads = kernelClock.reads;
+    expect(kernel.ring().bytes.byteOffset).toBe(65536);
+    const keys = urlKeys(500_000, 'window-kernel-time');
+    const stream = [...keys.slice(0, 250_000), ...keys, ...keys.slice(250_000)];
+    const hash = new Int32Array(4 * 3_000);
+    const kernelAnswers = new Uint8Array(3_000);
+    const scriptAnswers = new Uint8Array(3_000);
+    const shifts = new Set<number>();
+    for (let at = 0, turn = 0; at < stream.length; turn++) {
+      const size = [10_000, 1, 1_023, 1_025, 3_000, 40_000][turn % 6]!;
+      const part = stream.slice(at, at + size);
+      at += size;
+      const reads = kernelClock.reads;
+      if (turn % 6 === 4) {
+        for (let j = 0; j < part.length; j++) hashInto(part[j], 2, hash, 'test', 4 * j);
+        expect(kernel.addHashes(hash, part.length, kernelAnswers)).toBe(
+          script.addHashes(hash, part.length, scriptAnswers),
+        );
+        expect(kernelAnswers).toEqual(scriptAnswers);
+      } else expect(kernel.addAll(part)).toBe(script.addAll(part));
+      expect(kernelClock.reads - reads).toBe(Math.ceil(part.length / 1_024));
+      shifts.add(kernel.ring().newest);
+      kernelClock.now += 2_000;
+      scriptClock.now += 2_000;
+      const probe = stream.slice(Math.max(0, at - 70_000), at);
       expect(kernel.hasMany(probe)).toEqual(script.hasMany(probe));
     }
+    expect(shifts.size).toBe(kernel.hashes + kernel.ageSlices);
+    expect(kernelClock.reads).toBe(scriptClock.reads);
+    expect(kernel.count).toBe(script.count);
+    expect(kernel.reach()).toEqual(script.reach());
     expect(kernel.serialize()).toEqual(script.serialize());
+  });
+
+  it("a time window's batch is add key by key while its clock stands still, in a ring on the kernel and one below it", () => {
+    for (const window of [300_000, 20_000]) {
+      let now = 5_000;
+      const clock = () => now;
+      const batched = WindowBloomFilter.create(window, 0.01, { duration: 10_000, clock, seed: 9 });
+      const single = batched.clone();
+      expect(batched.ring().bytes.byteOffset === 65536).toBe(window === 300_000);
+      const keys = urlKeys(window, 'window-time-still');
+      const stream = [...keys, ...keys.slice(0, window / 2)];
+      const step = window / 20;
+      const hash = new Int32Array(4 * step);
+      const answers = new Uint8Array(step);
+      for (let at = 0; at < stream.length; at += step) {
+        const part = stream.slice(at, at + step);
+        for (let j = 0; j < part.length; j++) hashInto(part[j], 9, hash, 'test', 4 * j);
+        batched.addHashes(hash, part.length, answers);
+        expect(Array.from(answers, (a) => a === 1)).toEqual(part.map((key) => single.add(key)));
+        now += 1_700;
+      }
+      expect(batched.count).toBe(single.count);
+      expect(batched.reach()).toEqual(single.reach());
+      expect(batched.serialize()).toEqual(single.serialize());
+    }
   });
 });
