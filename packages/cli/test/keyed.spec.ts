@@ -107,6 +107,29 @@ describe('add and has over input lines, a batch at a time', () => {
     },
   );
 
+  it.each([
+    ['counting, small', ['-n', '20000']],
+    ['counting, kernel', ['-n', '400000', '--counter-bits', '8']],
+  ])('%s: delete over input lines answers and writes as the library key by key', (name, shape) => {
+    const file = at(`${name.replace(/\W+/g, '-')}-delete.bf`);
+    const create = ['create', file, '--kind', 'counting', ...shape, '-p', '0.01', '--seed', '4', '--force'];
+    expect(bloomkit(create, { cwd: dir }).status).toBe(0);
+    const input = inputLines(5000, 'site');
+    writeFileSync(at('delete-lines.txt'), input);
+    expect(bloomkit(['add', file, '--from', at('delete-lines.txt')], { cwd: dir }).status).toBe(0);
+    const expected = readFilter(file) as BloomFilter & { delete(key: Uint8Array): boolean };
+    // Each line once more than it was added where it repeats, plus lines never added: deleted, then absent.
+    const doomed = Buffer.concat([input, Buffer.from('\n'), inputLines(3000, 'gone')]);
+    const keys = keysOf(doomed);
+    const deleted = keys.map((key) => expected.delete(key));
+    const run = bloomkit(['delete', '-v', file], { cwd: dir, input: doomed });
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.bytes.equals(verboseLines(keys, deleted, 'deleted', 'absent'))).toBe(true);
+    expect(Buffer.from(readFileSync(file)).equals(Buffer.from(expected.serialize()))).toBe(true);
+    expect(deleted.filter(Boolean).length).toBeGreaterThan(4000);
+    expect(deleted.filter((yes) => !yes).length).toBeGreaterThan(2500);
+  });
+
   it('NUL-separated keys (-0) keep CRs and newlines inside them', () => {
     const file = at('nul.bf');
     bloomkit(['create', file, '-n', '400000', '-p', '0.01', '--seed', '3', '--force'], { cwd: dir });

@@ -227,6 +227,14 @@ export class CounterArray implements FilterStore<CounterArray> {
 
   private put(i: number, value: number): void {
     const shift = this.shift;
+    if (!this.paged && shift < 0) {
+      // One page: i < 2^32 (as `get` reads it), so integer ops find the nibble (a double's `i % 2` costs a call).
+      const bytes = this.first;
+      const at = i >>> 1;
+      const nibble = (i & 1) << 2;
+      bytes[at] = (bytes[at]! & (0xf0 >>> nibble)) | (value << nibble);
+      return;
+    }
     if (shift < 0) {
       const at = Math.floor(i / 2);
       const byte = this.byteOf(at);

@@ -10,14 +10,17 @@ import {
 } from '@bloomkit/core';
 import {
   BloomEngine,
+  batchHashes,
   COUNTER_BITS,
   type CounterArray,
   type CounterBits,
+  checkHashBatch,
   checkOneOf,
   decodeSingleFilter,
   type FilterShapeOptions,
   type FilterState,
   fromFilterJson,
+  hashBatch,
   hashInto,
   keyList,
   newCounterArray,
@@ -80,7 +83,7 @@ export class CountingBloomFilter extends BloomEngine<CounterArray> {
   static readonly kind: KindRecord = countingKind;
   /** Bits per counter. */
   readonly counterBits: CounterBits;
-  /** Scratch for delete and countOf: the key's hash and its k positions. */
+  /** Scratch for the deletes and countOf: the key's hash and its k positions. */
   private readonly scratchHash = new Int32Array(4);
   private readonly scratchPositions: Float64Array;
 
@@ -162,22 +165,92 @@ export class CountingBloomFilter extends BloomEngine<CounterArray> {
    * `count` drops by one when a counter reaches zero, that is when the key has left the filter.
    */
   delete(key: Key): boolean {
-    const positions = this.locate(key, 'CountingBloomFilter.delete');
-    const k = this.hashes;
-    const counters = this.store;
-    // Check first, change after: a position may repeat among the k, and each repeat takes one more decrement.
-    for (let j = 0; j < k; j++) {
-      const value = counters.get(positions[j]!);
-      if (value === 0) return false;
-      if (value !== counters.max && value < multiplicity(positions, k, j)) return false;
+    hashInto(key, this.seed, this.scratchHash, 'CountingBloomFilter.delete');
+    return this.deleteHashed();
+  }
+
+  /** `delete` for a key already hashed with this filter's seed: `hash[0..3]` hold h1..h4 (see `addHash`). */
+  deleteHash(hash: Int32Array): boolean {
+    this.takeHash(hash, 0);
+    return this.deleteHashed();
+  }
+
+  /**
+   * `delete` for each key, in order: `result[j]` is what `delete(keys[j])` returns at its turn (a key given twice
+   * is deleted twice). Atomic as `addAll`: the keys are read once and all checked before the first is deleted, so
+   * a bad key leaves the filter unchanged; then they are hashed a batch at a time (in WebAssembly where it loads).
+   */
+  deleteMany(keys: Iterable<Key>): boolean[] {
+    const list = keyList('CountingBloomFilter.deleteMany', keys);
+    const out = new Array<boolean>(list.length);
+    for (let start = 0; start < list.length; ) {
+      const count = hashBatch(list, start, this.seed, 'CountingBloomFilter.deleteMany');
+      const hashes = batchHashes();
+      for (let j = 0; j < count; j++) {
+        this.takeHash(hashes, j * 4);
+        out[start + j] = this.deleteHashed();
+      }
+      start += count;
     }
+    return out;
+  }
+
+  /**
+   * `deleteHash` for a batch of keys already hashed: key j's h1..h4 at `hashes[4j .. 4j + 3]` for j < `count`
+   * (as `addHashes` takes them), deleted in order. `answers[j]`, when given, is set to 1 when key j was deleted
+   * and 0 when it was certainly absent. Returns how many were deleted. Arguments are checked first (typed errors),
+   * so a bad call changes nothing.
+   */
+  deleteHashes(hashes: Int32Array, count: number, answers?: Uint8Array): number {
+    checkHashBatch('CountingBloomFilter.deleteHashes', hashes, count, answers, false);
+    let deleted = 0;
+    for (let j = 0; j < count; j++) {
+      this.takeHash(hashes, j * 4);
+      const yes = this.deleteHashed();
+      if (yes) deleted++;
+      if (answers !== undefined) answers[j] = yes ? 1 : 0;
+    }
+    return deleted;
+  }
+
+  /**
+   * {@link delete} of the key whose hash is in the scratch hash. Checks first, changes after: every counter must be
+   * non-zero, and a position that repeats among the k (rare: about k²/2m of keys) must hold a counter of at least
+   * its repeats, since each repeat takes one more decrement. Then each counter below the maximum loses one.
+   */
+  private deleteHashed(): boolean {
+    const positions = this.scratchPositions;
+    const k = this.hashes;
+    derivePositions(this.scratchHash, this.geometry, k, positions);
+    const counters = this.store;
+    let repeats = false;
+    for (let j = 0; j < k; j++) {
+      const position = positions[j]!;
+      if (counters.get(position) === 0) return false;
+      for (let i = 0; i < j; i++) if (positions[i] === position) repeats = true;
+    }
+    if (repeats && !coversRepeats(counters, positions, k)) return false;
+    const max = counters.max;
     let left = false;
     for (let j = 0; j < k; j++) {
-      counters.decrement(positions[j]!);
-      if (counters.get(positions[j]!) === 0) left = true;
+      const position = positions[j]!;
+      // Read again: a repeated position sees its earlier decrement.
+      const value = counters.get(position);
+      if (value === max) continue;
+      counters.set(position, value - 1);
+      if (value === 1) left = true;
     }
     if (left && this.counted > 0) this.counted--;
     return true;
+  }
+
+  /** Copies h1..h4 from `hash[at .. at + 3]` into the scratch hash (four words: no view, no allocation). */
+  private takeHash(hash: Int32Array, at: number): void {
+    const own = this.scratchHash;
+    own[0] = hash[at]!;
+    own[1] = hash[at + 1]!;
+    own[2] = hash[at + 2]!;
+    own[3] = hash[at + 3]!;
   }
 
   /**
@@ -220,6 +293,18 @@ export class CountingBloomFilter extends BloomEngine<CounterArray> {
     derivePositions(this.scratchHash, this.geometry, this.hashes, this.scratchPositions);
     return this.scratchPositions;
   }
+}
+
+/**
+ * Every counter of `positions[0, k)` that is below the maximum holds at least as many as its position appears
+ * among the k (a saturated one is never decremented, so it covers any number).
+ */
+function coversRepeats(counters: CounterArray, positions: Float64Array, k: number): boolean {
+  for (let j = 0; j < k; j++) {
+    const value = counters.get(positions[j]!);
+    if (value !== counters.max && value < multiplicity(positions, k, j)) return false;
+  }
+  return true;
 }
 
 /** How many of positions[0, k) equal positions[j]. */

@@ -4,9 +4,10 @@ import {
   IncompatibleFiltersError,
   InvalidArgumentError,
 } from '@bloomkit/core';
-import { CounterArray } from '@bloomkit/core/internal';
+import { CounterArray, hashInto } from '@bloomkit/core/internal';
 import { StandardBloomFilter } from '@bloomkit/standard';
 import { countHits, fprUpperBoundCount, urlKeys } from '@bloomkit/testkit';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CountingBloomFilter } from '../src/index.js';
 
@@ -24,6 +25,70 @@ describe('CountingBloomFilter', () => {
     expect(filter.count).toBe(0);
     const before = filter.serialize();
     expect(filter.delete('a')).toBe(false);
+    expect(filter.serialize()).toEqual(before);
+  });
+
+  it('deleteMany, deleteHash and deleteHashes answer and change the counters as delete key by key, in order', () => {
+    const key = fc.oneof(
+      fc.constantFrom('a', 'b', 'café', '\ud800', 'https://example.com/x'),
+      fc.string({ unit: 'binary', maxLength: 40 }),
+      fc.uint8Array({ maxLength: 24 }),
+    );
+    fc.assert(
+      fc.property(fc.array(key, { maxLength: 80 }), fc.array(key, { maxLength: 80 }), (added, doomed) => {
+        const make = () => {
+          const filter = CountingBloomFilter.create(200, 0.01, { seed: 21 });
+          filter.addAll(added);
+          return filter;
+        };
+        const [single, many, hashed, batch] = [make(), make(), make(), make()];
+        const expected = doomed.map((k) => single.delete(k));
+        expect(many.deleteMany(doomed)).toEqual(expected);
+        const hash = new Int32Array(4);
+        const hashes = new Int32Array(4 * doomed.length);
+        doomed.forEach((k, j) => {
+          hashInto(k, 21, hashes, 'test', 4 * j);
+          hashInto(k, 21, hash, 'test');
+          expect(hashed.deleteHash(hash)).toBe(expected[j]);
+        });
+        const answers = new Uint8Array(doomed.length);
+        expect(batch.deleteHashes(hashes, doomed.length, answers)).toBe(expected.filter(Boolean).length);
+        expect(Array.from(answers, (a) => a === 1)).toEqual(expected);
+        for (const other of [many, hashed, batch]) {
+          expect(other.count).toBe(single.count);
+          expect(other.serialize()).toEqual(single.serialize());
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('deleteMany across many batches: every key deleted as many times as it was added, then absent', () => {
+    const keys = urlKeys(30_000, 'delete-many');
+    const filter = CountingBloomFilter.create(40_000, 0.01, { counterBits: 8 });
+    filter.addAll(keys);
+    filter.addAll(keys.slice(0, 10_000));
+    const single = filter.clone();
+    const doomed = [...keys, ...keys.slice(0, 12_000)];
+    const answers = filter.deleteMany(doomed);
+    expect(answers).toEqual(doomed.map((k) => single.delete(k)));
+    expect(answers.slice(0, 40_000).every(Boolean)).toBe(true);
+    expect(filter.serialize()).toEqual(single.serialize());
+    expect(filter.count).toBe(single.count);
+    // What is left: the false positives of an empty filter, that is none.
+    expect(filter.hasMany(keys).some(Boolean)).toBe(false);
+  });
+
+  it('deleteMany and deleteHashes refuse bad arguments before deleting anything', () => {
+    const filter = CountingBloomFilter.create(100, 0.01);
+    filter.addAll(['a', 'b']);
+    const before = filter.serialize();
+    expect(() => filter.deleteMany(['a', 5 as never])).toThrow(/^CountingBloomFilter.deleteMany: keys\[1\]/);
+    expect(() => filter.deleteMany('ab' as never)).toThrow(InvalidArgumentError);
+    const hashes = new Int32Array(8);
+    expect(() => filter.deleteHashes(hashes, 3)).toThrow(/CountingBloomFilter.deleteHashes: count/);
+    expect(() => filter.deleteHashes(hashes, 2, new Uint8Array(1))).toThrow(/answers must be a Uint8Array/);
+    expect(() => filter.deleteHashes([] as never, 0)).toThrow(/hashes must be an Int32Array/);
     expect(filter.serialize()).toEqual(before);
   });
 

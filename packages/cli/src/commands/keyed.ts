@@ -206,15 +206,24 @@ export const HAS: KeyedOperation = {
   status: 'answers',
 };
 
-/** A kind that deletes (counting). */
+/** A kind that deletes (counting), by key and by hash. */
 interface Deletes {
   delete(key: Key): boolean;
+  deleteHash(hash: Int32Array): boolean;
+  deleteHashes(hashes: Int32Array, count: number, answers: Uint8Array): number;
 }
 
-/** `delete` (counting filters only): "yes" when the key was present and its counters were decremented. */
+/**
+ * `delete` (counting filters only): "yes" when the key was present and its counters were decremented. Lines read
+ * from input are hashed where they lie and deleted a batch at a time (`deleteHashes`), in order.
+ */
 export const DELETE: KeyedOperation = {
   name: 'delete',
   apply: (filter, key) => (filter as AnyFilter & Deletes).delete(key),
+  applyHash: (filter, hash) => (filter as AnyFilter & Deletes).deleteHash(hash),
+  applyHashes(filter, hashes, count, answers) {
+    (filter as HashingFilter & Deletes).deleteHashes(hashes, count, answers);
+  },
   check(filter, file) {
     if (!('delete' in filter) || exceptionsOf(filter)?.deletes === false) {
       throw new CliError(`${file}: delete needs a counting filter; this one is ${kindName(filter)}`);
