@@ -451,8 +451,8 @@ export class WindowBloomFilter implements BloomFilter {
   /**
    * `addHash` for a batch of keys already hashed: key j's h1..h4 at `hashes[4j .. 4j + 3]` for j < `count` (as
    * `hashBatch` and `hashLineBatch` in `@bloomkit/core/internal` write them), added in order (a time window's at
-   * one clock reading per 1,024 keys, as `addAll`). `answers[j]`, when
-   * given, is set to 1 when key j was new and 0 otherwise. Returns how many were new. Arguments are checked first.
+   * one clock reading per 1,024 keys, as `addAll`). `answers[j]`, when given, is set to 1 when key j was new and 0
+   * otherwise. Returns how many were new. Arguments are checked first.
    */
   addHashes(hashes: Int32Array, count: number, answers?: Uint8Array): number {
     checkHashBatch(`${NAME}.addHashes`, hashes, count, answers, false);

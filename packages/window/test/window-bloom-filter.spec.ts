@@ -267,18 +267,22 @@ describe('WindowBloomFilter batches on the kernel', () => {
 
   /** A clock that moves `step` ms at every reading (each filter its own, so both see the same readings). */
   const movingClock = (step: number) => {
-    const clock = { now: 1_000, reads: 0, read: () => 0 };
-    clock.read = () => {
-      clock.reads++;
-      clock.now += step;
-      return clock.now;
+    const clock = {
+      now: 1_000,
+      reads: 0,
+      read: (): number => {
+        clock.reads++;
+        clock.now += step;
+        return clock.now;
+      },
     };
     return clock;
   };
 
   it('a time window reads its clock once per 1,024 keys of a batch, on the kernel as on the JavaScript loops', () => {
-    // 300,000 keys a minute: generations of ~18,750 keys or ~3.5 s. The clocks move 0.9 ms a reading, and 2 s more
-    // between batches, so generations end by time, by keys and by both, at ticks and in the middle of batches.
+    // 300,000 keys a minute: generations of 42,858 keys or 7.5 s (elapsed/period + keys/g reaching 1). The clocks
+    // move 0.9 ms a reading, and 2 s more between batches, so generations end by time and keys together, at ticks
+    // and in the middle of batches.
     const kernelClock = movingClock(0.9);
     const scriptClock = movingClock(0.9);
     const kernel = WindowBloomFilter.create(300_000, 0.01, {
