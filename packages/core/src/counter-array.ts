@@ -85,8 +85,8 @@ export class CounterArray implements FilterStore<CounterArray> {
     }
     const shift = this.shift;
     if (shift < 0) {
-      const byte = this.byteOf(Math.floor(i / 2));
-      return i % 2 === 0 ? byte & 0x0f : byte >>> 4;
+      const at = Math.floor(i / 2);
+      return (this.byteOf(at) >>> ((i - 2 * at) << 2)) & 0x0f;
     }
     if (shift === 0) return this.byteOf(i);
     return this.byteOf(2 * i) | (this.byteOf(2 * i + 1) << 8);
@@ -227,18 +227,11 @@ export class CounterArray implements FilterStore<CounterArray> {
 
   private put(i: number, value: number): void {
     const shift = this.shift;
-    if (!this.paged && shift < 0) {
-      // One page: i < 2^32 (as `get` reads it), so integer ops find the nibble (a double's `i % 2` costs a call).
-      const bytes = this.first;
-      const at = i >>> 1;
-      const nibble = (i & 1) << 2;
-      bytes[at] = (bytes[at]! & (0xf0 >>> nibble)) | (value << nibble);
-      return;
-    }
     if (shift < 0) {
+      // The nibble without `%` (on a double, V8 calls fmod): i − 2·at is 0 or 1, exact for every i up to 2^48.
       const at = Math.floor(i / 2);
-      const byte = this.byteOf(at);
-      this.putByte(at, i % 2 === 0 ? (byte & 0xf0) | value : (byte & 0x0f) | (value << 4));
+      const nibble = (i - 2 * at) << 2;
+      this.putByte(at, (this.byteOf(at) & (0xf0 >>> nibble)) | (value << nibble));
     } else if (shift === 0) {
       this.putByte(i, value);
     } else {

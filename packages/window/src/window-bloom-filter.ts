@@ -524,7 +524,7 @@ export class WindowBloomFilter implements BloomFilter {
         if (answers !== undefined) answers[done + j] = answer === 1 ? 1 : 0;
       }
       this.keys[this.newest] = this.keys[this.newest]! + counted;
-      if (this.generationFull()) this.shift(this.lastNow);
+      if (this.fullWith(this.keys[this.newest]!)) this.shift(this.lastNow);
       done += took;
     }
     this.counted = Math.min(Number.MAX_SAFE_INTEGER, this.counted + added);
@@ -533,7 +533,7 @@ export class WindowBloomFilter implements BloomFilter {
 
   /**
    * Counted keys the current generation takes before it is full, at the last clock reading: the least r ≥ 1 for
-   * which {@link generationFull} holds once r more keys are counted (for a count window g less the keys held).
+   * which {@link fullWith} holds once r more keys are counted (for a count window g less the keys held).
    */
   private room(): number {
     const held = this.keys[this.newest]!;
@@ -541,7 +541,7 @@ export class WindowBloomFilter implements BloomFilter {
     if (this.period === 0) return Math.max(1, g - held);
     const elapsed = (this.lastNow - this.starts[this.newest]!) / this.period;
     // The estimate from elapsed + (held + r)/g ≥ 1, then moved to the least r that passes the very test
-    // generationFull makes in floating point (the two can differ in the last bit).
+    // fullWith makes in floating point (the two can differ in the last bit).
     let r = Math.max(1, Math.ceil((1 - elapsed) * g) - held);
     while (r > 1 && elapsed + (held + r - 1) / g >= 1) r--;
     while (elapsed + (held + r) / g < 1) r++;
@@ -549,14 +549,9 @@ export class WindowBloomFilter implements BloomFilter {
   }
 
   /**
-   * The current generation has ended: it holds g keys, or for a time window elapsed/period + keys/g reached 1 at
-   * the last clock reading.
+   * The current generation, holding `held` keys, has ended: held reached g, or for a time window elapsed/period +
+   * held/g reached 1 at the last clock reading.
    */
-  private generationFull(): boolean {
-    return this.fullWith(this.keys[this.newest]!);
-  }
-
-  /** {@link generationFull} when the current generation holds `held` keys. */
   private fullWith(held: number): boolean {
     if (this.period === 0) return held >= this.generation;
     return (this.lastNow - this.starts[this.newest]!) / this.period + held / this.generation >= 1;
