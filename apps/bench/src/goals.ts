@@ -205,9 +205,10 @@ function rateGoal(rows: readonly Row[]): GoalResult {
   };
 }
 
-/** The standard filter's bits per key against the optimum −ln p / (ln 2)². */
-function bitsGoal(rows: readonly Row[]): GoalResult {
+/** The standard filter's bits per key against the optimum −ln p / (ln 2)²; none when no standard filter ran. */
+function bitsGoal(rows: readonly Row[]): GoalResult | undefined {
   const standard = rows.filter((r) => r.contender.id === 'bloomkit-standard' && r.nominalBitsPerKey !== null);
+  if (standard.length === 0) return undefined;
   const worst = Math.max(
     ...standard.map((r) => r.nominalBitsPerKey! / (-Math.log(r.workload.fpr) / Math.LN2 ** 2)),
   );

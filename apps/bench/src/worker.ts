@@ -16,6 +16,22 @@ function usedBytes(): number {
   return usage.heapUsed + usage.arrayBuffers;
 }
 
+/**
+ * A full collection, so that a timed window pays for the garbage of the calls it times and not for the bench's
+ * own. Called after the keys are made and after a window's batches are prepared, each time before an untimed
+ * warm-up: the collection's sweeping, which runs on after it, would slow a window started right away (measured: a
+ * single-key `has` timed right after one ran at 6.1–6.5 M/s against 8.4–8.6). Traced with --trace-gc in a replay
+ * of this worker, without it:
+ * - at 10^6 keys, the 16 MB of 4,096-key batches prepared before a batch window were young, and the window's first
+ *   scavenges copied and promoted them: 6 of 4–6 ms inside blocked `hasMany`'s 140 ms;
+ * - at 10^7 keys, making the keys left 2.2 GB of garbage beside 1.4 GB of live key strings, and each scavenge in
+ *   that heap took 11–13 ms (blocked `hasMany` 6.0–9.1 M/s; 12.0–13.3 with the collection).
+ * Every contender's windows get the same.
+ */
+function settle(): void {
+  gc?.();
+}
+
 /** Untimed calls of serialize and deserialize before they are timed (see measure). */
 const WARM_MS = 300;
 
@@ -25,6 +41,8 @@ export async function measure(job: Job): Promise<Measurement> {
   let present = prepareKeys(contender, makeKeys(job.keyType, job.n, 'present'));
   let absent = prepareKeys(contender, makeKeys(job.keyType, job.absentKeys, 'absent'));
 
+  // The keys' making left its garbage (at 10^7, GBs): collected now, and swept during the warm-up.
+  settle();
   // Warm-up on a separate, smaller instance.
   const warmCount = Math.min(job.n, 20_000);
   const warm = build(warmCount, job.fpr);
@@ -60,13 +78,17 @@ export async function measure(job: Job): Promise<Measurement> {
   // 9.6 M/s cold against 14–15 steady at 10^6).
   let batchHasOps: number | null = null;
   if (instance.hasMany !== undefined) {
-    batchRate(instance.hasMany, present, absent, WARM_MS);
-    batchHasOps = batchRate(instance.hasMany, present, absent, job.probeBudgetMs);
+    const batches = queryBatches(present, absent);
+    settle();
+    batchRate(instance.hasMany, batches, WARM_MS);
+    batchHasOps = batchRate(instance.hasMany, batches, job.probeBudgetMs);
   }
   let batchAddOps: number | null = null;
   if (instance.addAll !== undefined) {
-    batchAddRate(build(job.n, job.fpr), present, WARM_MS);
-    batchAddOps = batchAddRate(build(job.n, job.fpr), present, job.fillBudgetMs);
+    const batches = addBatches(present);
+    settle();
+    batchAddRate(build(job.n, job.fpr), batches, WARM_MS);
+    batchAddOps = batchAddRate(build(job.n, job.fpr), batches, job.fillBudgetMs);
   }
   const absentProbed = misses.done;
   // The keys are done with: let them go before timing serialize, whose allocations would otherwise make every
@@ -123,14 +145,27 @@ export async function measure(job: Job): Promise<Measurement> {
   };
 }
 
-/**
- * addAll of the present keys in batches of 4,096 (sliced before timing) into `fresh`, an empty instance of the same
- * size: the fill a bulk load does, for at most `budgetMs`.
- */
-function batchAddRate(fresh: Instance, present: readonly BenchKey[], budgetMs: number): number {
-  const addAll = fresh.addAll!;
+/** The present keys in batches of 4,096, for addAll. */
+function addBatches(present: readonly BenchKey[]): BenchKey[][] {
   const batches: BenchKey[][] = [];
   for (let start = 0; start < present.length; start += 4096) batches.push(present.slice(start, start + 4096));
+  return batches;
+}
+
+/** Batches of 4,096 keys for hasMany, each half present, half absent keys. */
+function queryBatches(present: readonly BenchKey[], absent: readonly BenchKey[]): BenchKey[][] {
+  const batches: BenchKey[][] = [];
+  const half = 2048;
+  const total = Math.min(present.length, absent.length);
+  for (let start = 0; start < total; start += half) {
+    batches.push([...present.slice(start, start + half), ...absent.slice(start, start + half)]);
+  }
+  return batches;
+}
+
+/** addAll of prepared batches into `fresh`, an empty instance of the measured size (a bulk load), for at most `budgetMs`. */
+function batchAddRate(fresh: Instance, batches: readonly BenchKey[][], budgetMs: number): number {
+  const addAll = fresh.addAll!;
   let done = 0;
   const begin = performance.now();
   let ms = 0;
@@ -143,19 +178,12 @@ function batchAddRate(fresh: Instance, present: readonly BenchKey[], budgetMs: n
   return (done / ms) * 1000;
 }
 
-/** Batch queries over half present, half absent keys, in batches of 4096 prepared before timing, for at most `budgetMs`. */
+/** hasMany over prepared batches, for at most `budgetMs`. */
 function batchRate(
   hasMany: (keys: readonly BenchKey[]) => boolean[],
-  present: readonly BenchKey[],
-  absent: readonly BenchKey[],
+  batches: readonly BenchKey[][],
   budgetMs: number,
 ): number {
-  const batches: BenchKey[][] = [];
-  const size = 4096;
-  const total = Math.min(present.length, absent.length);
-  for (let start = 0; start < total; start += size / 2) {
-    batches.push([...present.slice(start, start + size / 2), ...absent.slice(start, start + size / 2)]);
-  }
   let done = 0;
   const begin = performance.now();
   let ms = 0;

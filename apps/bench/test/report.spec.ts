@@ -62,4 +62,19 @@ describe('goals', () => {
     expect(byGoal('constant time').met).toBe(true);
     expect(goalsMarkdown(goals)).toContain('**short**');
   });
+
+  it('leave out the bits-per-key goal when no standard filter ran, rather than report -Infinity', () => {
+    const runs = [
+      measurement('bloomkit-blocked', { addOps: 3e6 }),
+      measurement('bloomfilter', { addOps: 2e6 }),
+    ];
+    const goals = checkGoals(aggregate(runs), runs);
+    expect(goals.some((g) => g.goal.includes('bits per key'))).toBe(false);
+    expect(goalsMarkdown(goals)).not.toContain('Infinity');
+    const withStandard = [...runs, measurement('bloomkit-standard', { nominalBitsPerKey: 9.6 })];
+    const bits = checkGoals(aggregate(withStandard), withStandard).find((g) =>
+      g.goal.includes('bits per key'),
+    );
+    expect(bits?.detail).toMatch(/^worst \d+\.\d{3}% above the optimum$/);
+  });
 });
