@@ -46,19 +46,22 @@ export class KeyPositions {
 /**
  * Redis numbers the bits of a string from the most significant bit of each byte (SETBIT offset 0 is bit 7 of
  * byte 0); bloomkit's payload from the least significant (bit i is bit i mod 8 of byte ⌊i/8⌋). Mapping offsets
- * with i XOR 7 makes GETRANGE return exactly the bloomkit payload.
+ * with i XOR 7 makes GETRANGE return exactly the bloomkit payload. Positions pass 2^32, so the XOR is written as
+ * 8⌊i/8⌋ + 7 − (i mod 8), with i mod 8 = i − 8⌊i/8⌋: exact for every integer i < 2^53 (the division by 8 is exact),
+ * and no floating-point `%`, which V8 compiles to a call when i is not a small integer.
  */
 export function redisBitOffset(i: number): number {
-  return i - (i % 8) + (7 - (i % 8));
+  const byteStart = 8 * Math.floor(i / 8);
+  return byteStart + 7 - (i - byteStart);
 }
 
 /**
  * BITFIELD integers are read most significant bit first. A 4-bit counter i is nibble i mod 2 of byte ⌊i/2⌋, low
  * nibble first, so it sits at bit offset 8⌊i/2⌋ + 4 when i is even and 8⌊i/2⌋ when odd; an 8-bit counter i is
- * byte i, offset 8i.
+ * byte i, offset 8i. As in {@link redisBitOffset}, i mod 2 is i − 2⌊i/2⌋.
  */
 export function redisCounterOffset(i: number, counterBits: number): number {
   if (counterBits === 8) return 8 * i;
   const byte = Math.floor(i / 2);
-  return 8 * byte + (i % 2 === 0 ? 4 : 0);
+  return 8 * byte + (i - 2 * byte === 0 ? 4 : 0);
 }
