@@ -84,15 +84,25 @@ describe("the root README's benchmark section", () => {
   });
 
   it('quotes the out-of-cache run from results/out-of-cache/full.md', () => {
-    const sentence = section.slice(
-      section.indexOf('At 10^7 keys'),
-      section.indexOf('Where bloomkit falls short'),
-    );
+    const sentence = section.slice(section.indexOf('At 10^7 keys'), section.indexOf('On this machine on'));
     expect(sentence).toContain('(apps/bench/results/out-of-cache/full.md)');
     const full = numbers(read('apps/bench/results/out-of-cache/full.md'));
     const quoted = [...sentence.matchAll(/(\d+\.\d+)×/g)].map((found) => found[1]!);
     expect(quoted.length).toBeGreaterThan(3);
     for (const value of quoted) expect(full, value).toContain(value);
+  });
+
+  it('quotes the blocked filter at 10^7 from results/out-of-cache/blocked/quick.md', () => {
+    const sentence = section.slice(
+      section.indexOf('On this machine on'),
+      section.indexOf('Where bloomkit falls short'),
+    );
+    expect(sentence).toContain('(apps/bench/results/out-of-cache/blocked/quick.md)');
+    const run = numbers(read('apps/bench/results/out-of-cache/blocked/quick.md'));
+    // Every rate and ratio quoted (two decimals), not the command's parameters.
+    const quoted = [...sentence.matchAll(/\d+\.\d\d/g)].map((found) => found[0]);
+    expect(quoted.length).toBeGreaterThan(8);
+    for (const value of quoted) expect(run, value).toContain(value);
   });
 });
 

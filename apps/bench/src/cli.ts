@@ -307,7 +307,9 @@ async function runComparison(options: Options, command: string): Promise<void> {
     `${JSON.stringify({ machine: machine(), command, plan, measurements }, null, 2)}\n`,
   );
   const charts = await writeCharts(rows, options.out);
-  process.stderr.write(`wrote ${options.out}${plan.mode}.md, ${plan.mode}.json and ${charts.join(', ')}\n`);
+  process.stderr.write(
+    `wrote ${join(options.out, `${plan.mode}.md`)}, ${plan.mode}.json and ${charts.join(', ')}\n`,
+  );
 }
 
 // Run when executed directly (`node dist/cli.js`), not when imported by the tests.
