@@ -18,10 +18,10 @@ function usedBytes(): number {
 
 /**
  * A full collection, so that a timed window pays for the garbage of the calls it times and not for the bench's
- * own. Called after the keys are made and after a window's batches are prepared, each time before an untimed
- * warm-up: the collection's sweeping, which runs on after it, would slow a window started right away (measured: a
- * single-key `has` timed right after one ran at 6.1–6.5 M/s against 8.4–8.6). Traced with --trace-gc in a replay
- * of this worker, without it:
+ * own. Called after the keys are made, after a window's batches are prepared, and once the keys are let go before
+ * serialize, each time before untimed calls: the collection's sweeping, which runs on after it, would slow a window
+ * started right away (measured: a single-key `has` timed right after one ran at 6.1–6.5 M/s against 8.4–8.6).
+ * Traced with --trace-gc in a replay of this worker, without it:
  * - at 10^6 keys, the 16 MB of 4,096-key batches prepared before a batch window were young, and the window's first
  *   scavenges copied and promoted them: 6 of 4–6 ms inside blocked `hasMany`'s 140 ms;
  * - at 10^7 keys, making the keys left 2.2 GB of garbage beside 1.4 GB of live key strings, and each scavenge in
@@ -95,7 +95,7 @@ export async function measure(job: Job): Promise<Measurement> {
   // major GC mark millions of live key strings (that measured the GC, at a quarter of the real speed).
   present = [];
   absent = [];
-  gc?.();
+  settle();
 
   let serializedBytes: number | null = null;
   let serializeMBps: number | null = null;
