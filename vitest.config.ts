@@ -29,6 +29,7 @@ export default defineConfig({
           name,
           root: `${root}packages/${name}`,
           include: ['test/**/*.spec.ts'],
+          setupFiles: [`${root}vitest.setup.ts`],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
@@ -36,7 +37,12 @@ export default defineConfig({
       {
         // docs/FORMAT.md's tables and hex dumps, checked against every package.
         resolve: { alias },
-        test: { name: 'docs', root: `${root}docs`, include: ['test/**/*.spec.ts'] },
+        test: {
+          name: 'docs',
+          root: `${root}docs`,
+          include: ['test/**/*.spec.ts'],
+          setupFiles: [`${root}vitest.setup.ts`],
+        },
       },
       {
         resolve: { alias },
@@ -44,6 +50,7 @@ export default defineConfig({
           name: 'bench',
           root: `${root}apps/bench`,
           include: ['test/**/*.spec.ts'],
+          setupFiles: [`${root}vitest.setup.ts`],
           testTimeout: 120_000,
         },
       },

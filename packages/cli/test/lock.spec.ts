@@ -1,9 +1,23 @@
-import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScalableBloomFilter } from '@bloomkit/scalable';
 import { StandardBloomFilter } from '@bloomkit/standard';
 import { describe, expect, it } from 'vitest';
-import { bloomkit, bloomkitAsync, scratchDirectory, startBloomkit } from './support/run.js';
+import { BIN, bloomkit, bloomkitAsync, scratchDirectory, startBloomkit } from './support/run.js';
 
 const dir = scratchDirectory();
 const at = (name: string) => join(dir, name);
@@ -142,4 +156,177 @@ describe('one writer at a time', () => {
     expect(bloomkit(['add', '--wait', '0', file, 'y'], { cwd: dir }).status).toBe(0);
     expect(existsSync(held)).toBe(false);
   }, 120_000);
+
+  it('a writer in another PID namespace, 40 rounds against one outside it: no acknowledged add lost', async () => {
+    // `unshare -p -f --mount-proc`: the inner writer is pid 1 or 2 of its own namespace, with the host's name, as
+    // containers with `--network host` are. Neither may take the other's live lock for a dead one.
+    const file = at('namespaces.bf');
+    expect(bloomkit(['create', file, '-n', '10000', '-p', '1e-6'], { cwd: dir }).status).toBe(0);
+    const acknowledged: string[] = [];
+    const run = (argv: string[]) =>
+      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+        const child = spawn(argv[0]!, argv.slice(1), { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString();
+        });
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+        });
+        child.on('error', reject);
+        child.on('close', (status) => resolve({ status, stdout, stderr }));
+      });
+    for (let round = 0; round < 40; round++) {
+      const keys = Array.from({ length: 20 }, (_, i) => `${round}-${i}`);
+      const runs = await Promise.all([
+        run([
+          'unshare',
+          '-p',
+          '-f',
+          '--mount-proc',
+          process.execPath,
+          BIN,
+          'add',
+          '-v',
+          '--wait',
+          '60',
+          file,
+          ...keys.map((key) => `inner-${key}`),
+        ]),
+        run([process.execPath, BIN, 'add', '-v', '--wait', '60', file, ...keys.map((key) => `outer-${key}`)]),
+      ]);
+      for (const result of runs) {
+        expect([result.status, result.stderr]).toEqual([0, '']);
+        for (const [key, answer] of answers(result.stdout)) if (answer === 'added') acknowledged.push(key);
+      }
+    }
+    expect(acknowledged).toHaveLength(2 * 40 * 20);
+    const final = StandardBloomFilter.deserialize(readFileSync(file));
+    expect(acknowledged.filter((key) => !final.has(key))).toEqual([]);
+  }, 300_000);
+
+  it('a lock of another PID namespace, boot or an older format is waited for and never broken', () => {
+    const file = at('foreign.bf');
+    bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir });
+    const lock = join(dir, '.foreign.bf.lock');
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    const pidns = readlinkSync('/proc/self/ns/pid');
+    // A pid that names no process here: in this namespace it would be proven dead.
+    const gone = 4_194_000;
+    for (const token of [
+      { pid: gone, host: hostname(), start: '1', boot, pidns: 'pid:[1]' },
+      { pid: gone, host: hostname(), start: '1', boot: 'another-boot', pidns },
+      { pid: gone, host: hostname(), start: '1' },
+    ]) {
+      writeFileSync(lock, JSON.stringify(token));
+      const waiter = bloomkit(['add', '--wait', '0.3', file, 'x'], { cwd: dir });
+      expect(waiter.status).toBe(2);
+      expect(waiter.stderr).toContain('gave up after 0.3 s');
+      expect(waiter.stderr).toContain(
+        `cannot tell whether that process is alive: if no writer runs, remove ${lock}`,
+      );
+      expect(readFileSync(lock, 'utf8')).toBe(JSON.stringify(token));
+    }
+    // The same token with this process's boot and namespace is judged, and broken.
+    writeFileSync(lock, JSON.stringify({ pid: gone, host: hostname(), start: '1', boot, pidns }));
+    expect(bloomkit(['add', '--wait', '0', file, 'x'], { cwd: dir }).status).toBe(0);
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('a FIFO, a link or a huge file planted as the lock is refused at once, never read or followed', () => {
+    const file = at('planted.bf');
+    bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir });
+    const lock = join(dir, '.planted.bf.lock');
+    const plant: [string, () => void, RegExp][] = [
+      [
+        'a FIFO',
+        () => execFileSync('mkfifo', [lock]),
+        /the lock is not a regular file \(a FIFO\); remove it/,
+      ],
+      ['a link to /dev/zero', () => symlinkSync('/dev/zero', lock), /the lock is a symbolic link/],
+      ['a dangling link', () => symlinkSync(join(dir, 'nowhere'), lock), /the lock is a symbolic link/],
+      ['a directory', () => mkdirSync(lock), /the lock is not a regular file \(a directory\)/],
+      ['a 1 MB file', () => writeFileSync(lock, 'x'.repeat(1_000_000)), /the lock is 1000000 bytes/],
+    ];
+    for (const [what, make, message] of plant) {
+      make();
+      const run = bloomkit(['add', '--wait', '5', file, 'x'], { cwd: dir });
+      expect(run.status, what).toBe(2);
+      expect(run.stderr, what).toMatch(message);
+      expect(run.stderr, what).toContain(lock);
+      execFileSync('rm', ['-rf', lock]);
+    }
+    expect(bloomkit(['has', file, 'x'], { cwd: dir }).status).toBe(1);
+  });
+
+  it("another user's dead lock in a sticky directory: an error naming it, not a spin past --wait", () => {
+    // The writer runs as nobody; the dead holder's lock belongs to another user, which a sticky directory keeps
+    // nobody from removing.
+    // Beside the scratch directory (mode 0700, closed to nobody), in the system's temporary directory.
+    const sticky = mkdtempSync(join(tmpdir(), 'bloomkit-sticky-'));
+    chmodSync(sticky, 0o1777);
+    const file = join(sticky, 'f.bf');
+    bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir });
+    chmodSync(file, 0o666);
+    const lock = join(sticky, '.f.bf.lock');
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    writeFileSync(
+      lock,
+      JSON.stringify({
+        pid: 4_194_000,
+        host: hostname(),
+        start: '1',
+        boot,
+        pidns: readlinkSync('/proc/self/ns/pid'),
+      }),
+    );
+    chownSync(lock, 1, 1);
+    const run = spawnSyncAs(['add', '--wait', '2', file, 'x']);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(
+      `${lock}: held by a process that is gone, but this user may not remove the lock`,
+    );
+    rmSync(sticky, { recursive: true });
+  });
+
+  it('a lock that cannot be written (ENOSPC) names itself and leaves no empty lock behind', () => {
+    const mount = at('full');
+    mkdirSync(mount);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', mount]);
+    try {
+      const file = join(mount, 'f.bf');
+      expect(bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir }).status).toBe(0);
+      // Fill the rest: the lock can still be created (an inode), not written (a block).
+      try {
+        execFileSync('dd', ['if=/dev/zero', `of=${join(mount, 'filler')}`, 'bs=4k'], { stdio: 'ignore' });
+      } catch {
+        // dd ends with ENOSPC, as intended.
+      }
+      const run = bloomkit(['add', '--wait', '1', file, 'x'], { cwd: dir });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain(`${join(mount, '.f.bf.lock')}: could not write the lock (ENOSPC)`);
+      expect(existsSync(join(mount, '.f.bf.lock'))).toBe(false);
+    } finally {
+      execFileSync('umount', [mount]);
+    }
+  });
 });
+
+/** Runs the bin as the user nobody (uid 65534). */
+function spawnSyncAs(args: readonly string[]): { status: number | null; stderr: string } {
+  try {
+    execFileSync(
+      'setpriv',
+      ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN, ...args],
+      {
+        cwd: '/',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    return { status: 0, stderr: '' };
+  } catch (error) {
+    const failed = error as { status: number | null; stderr: Buffer };
+    return { status: failed.status, stderr: failed.stderr.toString() };
+  }
+}

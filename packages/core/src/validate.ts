@@ -109,9 +109,17 @@ export function checkHashBatch(
 }
 
 /**
- * A `clock` option (ms): undefined gives `Date.now`; anything but a function is refused. Returns the clock with
- * each reading checked: a finite number of milliseconds, or an InvalidArgumentError naming what it returned. Window
- * filters, Redis.
+ * The latest time a clock may read and a time window may hold, in ms since the epoch: 2^47 ms, about the year 6429.
+ * Below it a binary64 time keeps 1/32 ms of precision, so a generation's end (start + period·(1 − keys/g),
+ * docs/FORMAT.md §3.6) is computed to far better than the millisecond a reading stands for.
+ */
+export const MAX_CLOCK_MS: number = 2 ** 47;
+
+/**
+ * A `clock` option (ms since the epoch): undefined gives `Date.now`; anything but a function is refused. Returns the
+ * clock with each reading checked: a number of milliseconds in [0, 2^47] ({@link MAX_CLOCK_MS}), or an
+ * InvalidArgumentError naming what it returned (NaN, ±Infinity, a time before the epoch or past the horizon are
+ * refused as input, never applied).
  */
 export function checkClock(where: string, clock: unknown): () => number {
   if (clock === undefined) return Date.now;
@@ -123,9 +131,9 @@ export function checkClock(where: string, clock: unknown): () => number {
   const read = clock as () => number;
   return () => {
     const now = read();
-    if (typeof now !== 'number' || !Number.isFinite(now)) {
+    if (typeof now !== 'number' || !(now >= 0 && now <= MAX_CLOCK_MS)) {
       throw new InvalidArgumentError(
-        `${where}: the clock must return a finite number of milliseconds, got ${String(now)}`,
+        `${where}: the clock must return milliseconds since the epoch in [0, 2^47], got ${typeof now === 'number' ? now : typeof now}`,
       );
     }
     return now;

@@ -43,6 +43,13 @@ export const STAGING_TTL_SECONDS = 86_400;
 /** Bytes per staging string: half of Redis's 512 MB limit. */
 const SEGMENT_BYTES = 256 * 1024 * 1024;
 
+/**
+ * The longest file a cursor may describe: 2^39 bytes (512 GiB), twice the largest filter Redis can hold (a blocked
+ * filter of 2^41 bits is 2^38 bytes), so at most 2,048 staging strings. A cursor is checked against it before any
+ * key is created or any command sent.
+ */
+export const MAX_IMPORT_BYTES: number = 2 ** 39;
+
 const CURSOR = /^bk1:(\d{1,16}):(\d{1,16}):([0-9a-f]{8})$/;
 
 export function formatCursor({ end, length, crc }: Cursor): string {
@@ -54,9 +61,10 @@ export function parseCursor(where: string, parameter: string, cursor: unknown): 
   const match = typeof cursor === 'string' ? CURSOR.exec(cursor) : null;
   const end = match === null ? Number.NaN : Number(match[1]);
   const length = match === null ? Number.NaN : Number(match[2]);
-  if (match === null || !Number.isSafeInteger(length) || length < 1 || !(end >= 0 && end <= length)) {
+  if (match === null || !(length >= 1 && length <= MAX_IMPORT_BYTES) || !(end >= 0 && end <= length)) {
+    const shown = typeof cursor === 'string' && cursor.length > 80 ? `${cursor.slice(0, 80)}…` : cursor;
     throw new InvalidArgumentError(
-      `${where}: ${parameter} must be a cursor 'bk1:<end>:<length>:<crc>' as exportChunks gives it (0 ≤ end ≤ length), got ${JSON.stringify(cursor)}`,
+      `${where}: ${parameter} must be a cursor 'bk1:<end>:<length>:<crc>' as exportChunks gives it (0 ≤ end ≤ length, 1 ≤ length ≤ 2^39), got ${typeof shown === 'string' ? JSON.stringify(shown) : typeof shown}`,
     );
   }
   return { end, length, crc: Number.parseInt(match[3]!, 16) };
@@ -208,8 +216,10 @@ export async function stageChunk(
     }
     await client.hset(keys.progress, 'received', chunk.end);
   }
-  await Promise.all(stagingKeyList(name, chunk.length).map((key) => client.expire(key, STAGING_TTL_SECONDS)));
-  if (Math.max(chunk.end, staged.end) < chunk.length) return undefined;
+  // The keys written so far: never more than the bytes received call for, whatever length the cursor claims.
+  const received = Math.max(chunk.end, staged.end);
+  await Promise.all(stagingKeyList(name, received).map((key) => client.expire(key, STAGING_TTL_SECONDS)));
+  if (received < chunk.length) return undefined;
 
   const parts: Uint8Array[] = [];
   for (let i = 0; i * SEGMENT_BYTES < chunk.length; i++) {
@@ -219,7 +229,7 @@ export async function stageChunk(
   }
   const crc = fingerprint(parts, chunk.length);
   if (crc !== chunk.crc) {
-    await dropStaging(client, name, staged);
+    await dropStaging(client, name, { ...chunk, end: received });
     throw new ChecksumMismatchError(
       `${where}: the assembled file's CRC-32C is ${hex(crc)}, the cursors say ${hex(chunk.crc)}: a chunk was corrupted or came from another export; the import was discarded, start again`,
     );
@@ -227,16 +237,16 @@ export async function stageChunk(
   return parts;
 }
 
-/** Deletes an import's staging keys. */
+/** Deletes an import's staging keys: the progress hash and the segments of the bytes received (`staged.end`). */
 export async function dropStaging(
   client: RedisClient,
   name: string,
   staged: Cursor | undefined,
 ): Promise<void> {
-  await Promise.all(stagingKeyList(name, staged?.length ?? 0).map((key) => client.del(key)));
+  await Promise.all(stagingKeyList(name, staged?.end ?? 0).map((key) => client.del(key)));
 }
 
-/** Every staging key of an import of a file of `length` bytes into `name`: the progress hash and the segments. */
+/** The staging keys of the first `length` bytes of an import into `name`: the progress hash and the segments. */
 function stagingKeyList(name: string, length: number): string[] {
   const keys = stagingKeys(name);
   return [

@@ -13,3 +13,4 @@ export {
   type RedisFilterInfo,
   type RedisFilterOptions,
 } from './redis-bloom-filter.js';
+export { ClockSkewError, DEFAULT_CLOCK_TOLERANCE_MS } from './window-clock.js';

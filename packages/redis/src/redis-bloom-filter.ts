@@ -9,7 +9,6 @@ import {
   type Key,
 } from '@bloomkit/core';
 import {
-  checkClock,
   checkInteger,
   checkOneOf,
   checkOpenInterval,
@@ -57,6 +56,7 @@ import {
 import { ScalableStore } from './scalable-store.js';
 import { CREATE, DROP_META } from './scripts.js';
 import { Counter, type Store } from './store.js';
+import { readWindowClock, SERVER_CLOCK, type WindowClock } from './window-clock.js';
 import { WindowStore } from './window-store.js';
 
 const CREATE_SCRIPT = script(CREATE);
@@ -95,10 +95,17 @@ export interface RedisFilterOptions {
    */
   readonly duration?: number;
   /**
-   * A time window's clock, in ms (default `Date.now`): the writers' clocks should agree. Also an option of
-   * {@link RedisBloomFilter.open}. Tests inject their own.
+   * A time window's clock, in ms since the epoch. By default the Redis server's (`TIME`, read in each script), so
+   * every writer of a shared window agrees on the time whatever its own clock says. Given, each reading is checked
+   * against the server's: one more than `clockTolerance` ms off is refused with a ClockSkewError and nothing is
+   * written. Also an option of {@link RedisBloomFilter.open}.
    */
   readonly clock?: () => number;
+  /**
+   * With `clock`: how far (ms, an integer in [0, 2^47], or Infinity to trust the clock) its readings may be from
+   * the server's time. Default 1,000 ms.
+   */
+  readonly clockTolerance?: number;
   /**
    * Keep an exception list beside the bits (as ExceptionFilter of `@bloomkit/exceptions`): keys known to be false
    * positives, answered absent. For the bit kinds (standard, partitioned, blocked). Default false.
@@ -167,7 +174,7 @@ export class RedisBloomFilter {
     readonly params: RedisFilterParams,
     /** This filter's generation (see keys.ts): its storage keys, and how a handle knows its filter still exists. */
     private readonly generation: number,
-    clock: () => number = Date.now,
+    clock: WindowClock,
   ) {
     this.name = name;
     this.kind = params.kind;
@@ -218,9 +225,12 @@ export class RedisBloomFilter {
           `${where}: a filter named ${JSON.stringify(name)} exists with other parameters (${difference})`,
         );
       }
-      return RedisBloomFilter.open(client, name, { clock: options.clock });
+      return RedisBloomFilter.open(client, name, {
+        clock: options.clock,
+        clockTolerance: options.clockTolerance,
+      });
     }
-    const filter = new RedisBloomFilter(client, name, params, generation, checkClock(where, options.clock));
+    const filter = new RedisBloomFilter(client, name, params, generation, readWindowClock(where, options));
     try {
       await filter.store.allocate();
       await client.hset(keys.meta, 'state', 'ready');
@@ -260,7 +270,10 @@ export class RedisBloomFilter {
     }
     const filter =
       noCreate === true
-        ? await RedisBloomFilter.open(client, name, { clock: rest.clock })
+        ? await RedisBloomFilter.open(client, name, {
+            clock: rest.clock,
+            clockTolerance: rest.clockTolerance,
+          })
         : await RedisBloomFilter.create(client, name, rest);
     return filter.addMany(list);
   }
@@ -269,11 +282,14 @@ export class RedisBloomFilter {
   static async open(
     client: RedisClient,
     name: string,
-    options: { readonly clock?: (() => number) | undefined } = {},
+    options: {
+      readonly clock?: (() => number) | undefined;
+      readonly clockTolerance?: number | undefined;
+    } = {},
   ): Promise<RedisBloomFilter> {
     const where = 'RedisBloomFilter.open';
     checkName(where, name);
-    const clock = checkClock(where, readOptions(where, options, 'options').clock);
+    const clock = readWindowClock(where, readOptions(where, options, 'options'));
     const meta = metaKey(name);
     for (let waited = 0; ; waited += 50) {
       const fields = (await client.hgetall(meta)) as Record<string, string>;
@@ -309,7 +325,7 @@ export class RedisBloomFilter {
         `${where}: a filter named ${JSON.stringify(name)} exists; drop it first`,
       );
     }
-    const filter = new RedisBloomFilter(client, name, params, generation);
+    const filter = new RedisBloomFilter(client, name, params, generation, SERVER_CLOCK);
     try {
       await filter.store.write(local);
     } catch (error) {
@@ -358,10 +374,10 @@ export class RedisBloomFilter {
     } catch (error) {
       // Bytes that are no valid file stay invalid: discard them. Anything else (the connection) may be retried.
       if (error instanceof FormatError || error instanceof InvalidArgumentError)
-        await dropStaging(client, name, chunk);
+        await dropStaging(client, name, { ...chunk, end: chunk.length });
       throw error;
     }
-    await dropStaging(client, name, chunk);
+    await dropStaging(client, name, { ...chunk, end: chunk.length });
     return filter;
   }
 

@@ -1,4 +1,5 @@
 import { GONE_REPLY } from './errors.js';
+import { CLOCK_REPLY, READ_NOW } from './window-clock.js';
 
 /**
  * The Lua run inside Redis, for what one BITFIELD command cannot express (adds and lookups are pre-encoded
@@ -313,15 +314,19 @@ return false
 /**
  * Shared Lua of a window (docs/FORMAT.md §3.6): KEYS[1] the meta hash, KEYS[2] the ring's bits; ARGV[1] packed
  * offsets (k + l per key: the key's bit in each slice j), ARGV[2] k, ARGV[3] k + l, ARGV[4] g, ARGV[5] bytes per
- * slice, ARGV[6] the period in ms (0: a count window), ARGV[7] now (ms), ARGV[8] the generation. Reads the ring's
- * state (newest, keys:j, start:j) from the meta hash. Numbers are written back with %.17g, which every double
- * survives, so Redis and the local filter compute the same generation boundaries.
+ * slice, ARGV[6] the period in ms (0: a count window), ARGV[7] the caller's time in ms or '' for the server's,
+ * ARGV[8] the generation, ARGV[9] the caller's clock tolerance in ms or 'inf' (see window-clock.ts). Reads the
+ * ring's state (newest, keys:j, start:j) from the meta hash and checks it as a file's reader does: the newest
+ * generation below g keys, the others at most g, starts in [-2^49, 2^47] ms and in the order of their ages. The
+ * time is the server's (or the caller's within the tolerance), and a time behind the newest generation's start
+ * counts as that start. Numbers are written back with %.17g, which every double survives, so Redis and the local
+ * filter compute the same generation boundaries.
  */
-const WINDOW_PROLOGUE = `${OFFSET}
+const WINDOW_PROLOGUE = `${OFFSET}${READ_NOW}
 local meta, ring = KEYS[1], KEYS[2]
 local packed = ARGV[1]
 local k, h, g = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local sbytes, period, now = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+local sbytes, period = tonumber(ARGV[5]), tonumber(ARGV[6])
 local fields = { 'generation', 'newest' }
 for j = 0, h - 1 do fields[#fields + 1] = 'keys:' .. j; fields[#fields + 1] = 'start:' .. j end
 local st = redis.call('HMGET', meta, unpack(fields))
@@ -331,8 +336,20 @@ if newest == nil or newest < 0 or newest >= h or newest % 1 ~= 0 then return red
 local keys, start = {}, {}
 for j = 0, h - 1 do
   keys[j] = tonumber(st[3 + 2 * j]); start[j] = tonumber(st[4 + 2 * j])
-  if keys[j] == nil or keys[j] < 0 or keys[j] > g or keys[j] % 1 ~= 0 then return redis.error_reply('BLOOMKIT_BADMETA keys:' .. j) end
-  if start[j] == nil or start[j] ~= start[j] or start[j] == math.huge or start[j] == -math.huge then return redis.error_reply('BLOOMKIT_BADMETA start:' .. j) end
+  local most = g
+  if j == newest then most = g - 1 end
+  if keys[j] == nil or keys[j] < 0 or keys[j] > most or keys[j] % 1 ~= 0 then return redis.error_reply('BLOOMKIT_BADMETA keys:' .. j) end
+  if start[j] == nil or not (start[j] >= -562949953421312 and start[j] <= 140737488355328) or (period == 0 and start[j] ~= 0) then return redis.error_reply('BLOOMKIT_BADMETA start:' .. j) end
+end
+for a = 0, h - 2 do
+  if start[(newest + a + 1) % h] > start[(newest + a) % h] then return redis.error_reply('BLOOMKIT_BADMETA start:' .. ((newest + a + 1) % h)) end
+end
+local now = 0
+if period > 0 then
+  local skew
+  now, skew = readNow(ARGV[7], ARGV[9])
+  if now == nil then return redis.error_reply('${CLOCK_REPLY} ' .. skew) end
+  if now < start[newest] then now = start[newest] end
 end
 local n = #packed / (4 * h)
 -- Key i's bit at age a (slice (newest + a) mod h); ages below k from \`before\` when given (add read them).
@@ -404,9 +421,7 @@ for i = 0, n - 1 do
   if changed then
     keys[newest] = keys[newest] + 1
     touched[newest] = true
-    local full
-    if period > 0 then full = (now - start[newest]) / period + keys[newest] / g >= 1 else full = keys[newest] >= g end
-    if full then shift(now) end
+    if keys[newest] >= g or (period > 0 and now >= start[newest] + period * (1 - keys[newest] / g)) then shift(now) end
   end
   if present then out[i + 1] = '0' else out[i + 1] = '1'; added = added + 1 end
 end
@@ -418,6 +433,28 @@ end
 redis.call('HSET', meta, unpack(write))
 if added > 0 then redis.call('HINCRBY', meta, 'count', added) end
 return table.concat(out)
+`;
+
+/**
+ * A new window's state, as WindowBloomFilter.create leaves it: KEYS[1] the meta hash; ARGV[1] k + l, ARGV[2] the
+ * period (0: a count window), ARGV[3] and ARGV[4] the clock as in the prologue above. The older (empty) generations
+ * began a period apart before now.
+ */
+export const WINDOW_FRESH: string = `${READ_NOW}
+local h, period = tonumber(ARGV[1]), tonumber(ARGV[2])
+local now = 0
+if period > 0 then
+  local skew
+  now, skew = readNow(ARGV[3], ARGV[4])
+  if now == nil then return redis.error_reply('${CLOCK_REPLY} ' .. skew) end
+end
+local write = { 'newest', 0 }
+for j = 0, h - 1 do
+  write[#write + 1] = 'keys:' .. j; write[#write + 1] = 0
+  write[#write + 1] = 'start:' .. j; write[#write + 1] = string.format('%.17g', now - j * period)
+end
+redis.call('HSET', KEYS[1], unpack(write))
+return 1
 `;
 
 /**

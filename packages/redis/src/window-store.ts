@@ -9,11 +9,13 @@ import type { LocalFilter } from './local.js';
 import { answers, PackedOffsets } from './packed.js';
 import { checkCount } from './params.js';
 import { KeyPositions, redisBitOffset } from './positions.js';
-import { WINDOW_ADD, WINDOW_HAS } from './scripts.js';
+import { WINDOW_ADD, WINDOW_FRESH, WINDOW_HAS } from './scripts.js';
 import type { Store, StoreContext } from './store.js';
+import { clockArguments, clockSkewOf, type WindowClock } from './window-clock.js';
 
 const ADD = script(WINDOW_ADD);
 const HAS = script(WINDOW_HAS);
+const FRESH = script(WINDOW_FRESH);
 
 /** Keys per script call: a batch's ring work (k + l bit reads, k writes, shifts) stays a few ms of Redis time. */
 const BATCH = 1_000;
@@ -26,8 +28,10 @@ const BATCH = 1_000;
  * racing writers neither lose a key at a shift nor accept one twice. `has` is read-only: generations whose time is
  * up count as ended without being ended.
  *
- * A time window reads the time from this client's `clock` (default `Date.now`): the writers' clocks should agree
- * (NTP). A clock behind the filter's newest generation ends nothing, so a lagging writer cannot move time back.
+ * A time window follows the server's clock (`TIME`, read in each script), so writers whose own clocks disagree
+ * share one time; a caller that opts into its own clock has each reading checked against the server's within a
+ * tolerance (window-clock.ts). A time behind the newest generation's start counts as that start, so nothing moves
+ * time back and no generation takes more than g keys.
  */
 export class WindowStore implements Store {
   private readonly shape;
@@ -37,7 +41,7 @@ export class WindowStore implements Store {
 
   constructor(
     private readonly context: StoreContext,
-    private readonly clock: () => number,
+    private readonly clock: WindowClock,
   ) {
     const { params } = context;
     const duration = params.duration === 0 ? undefined : params.duration;
@@ -57,9 +61,21 @@ export class WindowStore implements Store {
   }
 
   async allocate(): Promise<void> {
-    const { client, keys } = this.context;
+    const { client, keys, name } = this.context;
     await allocateBytes(client, keys.data, this.sliceBytes * this.slices);
-    await client.hset(keys.meta, ...this.stateFields(freshRing(this.slices, this.period, this.clock())));
+    await runScript(
+      client,
+      FRESH,
+      [keys.meta],
+      [this.slices, String(this.period), ...this.clockArgs()],
+    ).catch((error: unknown) => {
+      throw clockSkewOf('RedisBloomFilter.create', name, error, this.clock.tolerance) ?? error;
+    });
+  }
+
+  /** The script's clock arguments: the caller's reading and tolerance, or the server's time; none counts for a count window. */
+  private clockArgs(): [string, string] {
+    return this.period === 0 ? ['0', 'inf'] : clockArguments(this.clock);
   }
 
   addMany(keys: readonly Key[]): Promise<boolean[]> {
@@ -81,6 +97,7 @@ export class WindowStore implements Store {
         for (let j = 0; j < this.slices; j++) packed.push(redisBitOffset(positions[j]!));
       }
       const { client, keys, generation, name } = this.context;
+      const [now, tolerance] = this.clockArgs();
       const args = [
         packed.buffer(),
         this.shape.hashes,
@@ -88,12 +105,15 @@ export class WindowStore implements Store {
         this.shape.generation,
         this.sliceBytes,
         String(this.period),
-        String(this.now()),
+        now,
         generation,
+        tolerance,
       ];
       const reply = await runScript(client, add ? ADD : HAS, [keys.meta, keys.data], args).catch(
         (error: unknown) => {
           if (isGoneReply(error)) throw filterGone(where, name, error);
+          const skewed = clockSkewOf(where, name, error, this.clock.tolerance);
+          if (skewed !== undefined) throw skewed;
           if (error instanceof Error && error.message.startsWith('BLOOMKIT_BADMETA')) {
             const field = error.message.split(' ')[1];
             throw new FormatError(`${where}: meta field ${field} of ${metaKey(name)} is not valid`);
@@ -104,11 +124,6 @@ export class WindowStore implements Store {
       out.push(...answers(reply, batch.length, where));
     }
     return out;
-  }
-
-  /** The clock's reading for a time window (checked: see `checkClock`), 0 for a count window. */
-  private now(): number {
-    return this.period === 0 ? 0 : this.clock();
   }
 
   async toLocal(count: number): Promise<LocalFilter> {
@@ -137,7 +152,7 @@ export class WindowStore implements Store {
         duration: params.duration === 0 ? undefined : params.duration,
       },
       { newest, keys: held, starts, count, bytes },
-      { clock: this.clock },
+      { clock: this.clock.own ?? Date.now },
     ) as unknown as LocalFilter;
   }
 
@@ -159,13 +174,4 @@ export class WindowStore implements Store {
       fields.push(`keys:${j}`, String(ring.keys[j]), `start:${j}`, String(ring.starts[j]));
     return fields;
   }
-}
-
-/** A new ring's state, as `WindowBloomFilter.create` makes it: older generations began a period apart. */
-function freshRing(slices: number, period: number, now: number) {
-  return {
-    newest: 0,
-    keys: new Array<number>(slices).fill(0),
-    starts: Array.from({ length: slices }, (_, i) => (period > 0 ? now - i * period : 0)),
-  };
 }

@@ -74,12 +74,19 @@ describe('chunksOf and cursors', () => {
       'bk1:5:4:00000000',
       'bk1:1:4:xyz',
       'bk2:1:4:00000000',
+      // Lengths past 2^39 bytes (twice the largest filter Redis holds), however many digits.
+      'bk1:1:9007199254740991:00000000',
+      'bk1:1:100000000000000:00000000',
+      `bk1:1:${2 ** 39 + 1}:00000000`,
+      `bk1:1:${'9'.repeat(400)}:00000000`,
+      'bk1:1:1e14:00000000',
       7,
       null,
     ]) {
       expect(() => parseCursor('test', 'after', bad)).toThrow(/after must be a cursor/);
     }
     expect(formatCursor({ end: 3, length: 9, crc: 0xabc })).toBe('bk1:3:9:00000abc');
+    expect(parseCursor('test', 'after', `bk1:1:${2 ** 39}:00000000`).length).toBe(2 ** 39);
     expect(() => [...chunksOf('test', parts, { chunkBytes: 0 })]).toThrow(/chunkBytes/);
   });
 });
@@ -205,6 +212,25 @@ describe('exportChunks and importChunk on one node', () => {
     await expect(RedisBloomFilter.importChunk(client, 'bad:copy', 'bk1:x', chunks[0]!.bytes)).rejects.toThrow(
       /cursor must be a cursor/,
     );
+    // Forged cursors: refused before any key is written; a first chunk of the largest file a cursor may claim
+    // stages its one byte, creates two keys and sends a few commands, not one per claimed segment.
+    for (const forged of ['bk1:1:9007199254740991:00000000', 'bk1:1:100000000000000:00000000']) {
+      await expect(
+        RedisBloomFilter.importChunk(client, 'forged', forged, Uint8Array.of(0x42)),
+      ).rejects.toThrow(/1 ≤ length ≤ 2\^39/);
+    }
+    expect(await client.keys('bloomkit:{forged}*')).toEqual([]);
+    const before = await commandCount(client);
+    const largest = `bk1:1:${2 ** 39}:00000000`;
+    expect(
+      await RedisBloomFilter.importChunk(client, 'forged', largest, Uint8Array.of(0x42)),
+    ).toBeUndefined();
+    expect((await client.keys('bloomkit:{forged}*')).sort()).toEqual([
+      'bloomkit:{forged}:import',
+      'bloomkit:{forged}:import:0',
+    ]);
+    expect((await commandCount(client)) - before).toBeLessThan(20);
+    await client.del('bloomkit:{forged}:import', 'bloomkit:{forged}:import:0');
     // A corrupt byte in the file's own checksum (its last 4 bytes, outside the cursors' CRC) fails the import's
     // decode: the staged bytes are discarded too.
     const last = chunks.length - 1;
@@ -222,6 +248,12 @@ describe('exportChunks and importChunk on one node', () => {
     await client.del(stagingKeys('bad:copy').progress, stagingKeys('bad:copy').segment(0));
   });
 });
+
+/** Commands the server has run (INFO stats' total_commands_processed). */
+async function commandCount(client: Redis): Promise<number> {
+  const stats = await client.info('stats');
+  return Number(/total_commands_processed:(\d+)/.exec(stats)![1]);
+}
 
 describe('exportChunks and importChunk across a 3-node cluster', () => {
   let cluster: Cluster;

@@ -36,6 +36,7 @@ import {
   windowKernel,
 } from '@bloomkit/core/internal';
 import {
+  MAX_DURATION_MS,
   paramsBytes,
   periodOf,
   readWindowParams,
@@ -71,13 +72,19 @@ const KEYS_PER_READING = 1024;
 /** Options of {@link WindowBloomFilter.create}. */
 export interface WindowOptions extends SeedOption {
   /**
-   * A time window, in milliseconds (an integer in [1, 2^53 − 1]): every key added within the last `duration` is
+   * A time window, in milliseconds (an integer in [1, 2^40], about 34.8 years): every key added within the last `duration` is
    * present while at most `window` keys arrive per `duration`. More keys shorten the memory (see
    * {@link WindowBloomFilter.shortened}); the rate stays. Keys are forgotten at most 2·duration after they were
    * added. Without it, the window counts keys.
    */
   readonly duration?: number | undefined;
-  /** The time in milliseconds, for a time window; default `Date.now`. Tests inject their own. */
+  /**
+   * The time in milliseconds since the epoch, for a time window; default `Date.now`. A reading is input, not
+   * truth: one behind the newest generation's start counts as that start, one far ahead ends at most k + l
+   * generations, and one that is not in [0, 2^47] (NaN, negative, past the year 6429) is refused with an
+   * InvalidArgumentError, changing nothing. It must only read the time: one that calls back into this filter is
+   * refused the same way. Tests inject their own.
+   */
   readonly clock?: (() => number) | undefined;
 }
 
@@ -116,7 +123,10 @@ export interface WindowHorizon {
 export interface WindowReach {
   /** Keys added since `since` (the newest generations still whole): every one of them is present. */
   readonly keys: number;
-  /** A time window: the time (ms) from which every added key is present. Undefined for a count window. */
+  /**
+   * A time window: every key added at a time later than this (ms) is present. A key added at exactly this time may
+   * belong to the generation before (one that filled and ended in that millisecond). Undefined for a count window.
+   */
   readonly since: number | undefined;
 }
 
@@ -171,6 +181,8 @@ export class WindowBloomFilter implements BloomFilter {
   private readonly keys: Float64Array;
   private readonly starts: Float64Array;
   private readonly hash = new Int32Array(4);
+  /** A time window's copy of the batch being added (see {@link keptHashes}); grown once to the batch size. */
+  private batchCopy = new Int32Array(0);
   /**
    * The batch kernel (core's wasm/window.wat) over the ring's bits, when they live in a WebAssembly memory of their
    * own (from 256 KiB of bits, as `create`, a copying `deserialize` and `clone` allocate them): made on the first
@@ -217,10 +229,13 @@ export class WindowBloomFilter implements BloomFilter {
     const duration = o.duration;
     if (
       duration !== undefined &&
-      (typeof duration !== 'number' || !Number.isSafeInteger(duration) || duration < 1)
+      (typeof duration !== 'number' ||
+        !Number.isSafeInteger(duration) ||
+        duration < 1 ||
+        duration > MAX_DURATION_MS)
     ) {
       throw new InvalidArgumentError(
-        `${where}: duration must be an integer number of milliseconds in [1, 2^53 - 1], got ${String(duration)}`,
+        `${where}: duration must be an integer number of milliseconds in [1, 2^40], got ${String(duration)}`,
       );
     }
     const clock = checkClock(where, o.clock);
@@ -427,10 +442,20 @@ export class WindowBloomFilter implements BloomFilter {
     let added = 0;
     for (let start = 0; start < list.length; ) {
       const count = hashBatch(list, start, this.seed, `${NAME}.addAll`);
-      added += this.addBatch(batchHashes(), count, undefined);
+      added += this.addBatch(this.period > 0 ? this.keptHashes(count) : batchHashes(), count, undefined);
       start += count;
     }
     return added;
+  }
+
+  /**
+   * The batch just hashed, copied into this filter's own buffer: a time window reads its clock between the batch's
+   * runs, and a clock that hashes keys of its own (another filter's `hasMany`) would overwrite the shared buffer.
+   */
+  private keptHashes(count: number): Int32Array {
+    if (this.batchCopy.length < count * 4) this.batchCopy = new Int32Array(count * 4);
+    this.batchCopy.set(batchHashes().subarray(0, count * 4));
+    return this.batchCopy;
   }
 
   /** `has` for each key, hashed a batch at a time. */
@@ -533,28 +558,37 @@ export class WindowBloomFilter implements BloomFilter {
 
   /**
    * Counted keys the current generation takes before it is full, at the last clock reading: the least r ≥ 1 for
-   * which {@link fullWith} holds once r more keys are counted (for a count window g less the keys held).
+   * which {@link fullWith} holds once r more keys are counted; at most g less the keys held, since a generation of
+   * g keys is always full.
    */
   private room(): number {
     const held = this.keys[this.newest]!;
-    const g = this.generation;
-    if (this.period === 0) return Math.max(1, g - held);
+    const most = Math.max(1, this.generation - held);
+    if (this.period === 0) return most;
+    // The estimate from the end's formula, then moved to the least r that passes the very test fullWith makes in
+    // floating point (the two can differ in the last bit).
     const elapsed = (this.lastNow - this.starts[this.newest]!) / this.period;
-    // The estimate from elapsed + (held + r)/g ≥ 1, then moved to the least r that passes the very test
-    // fullWith makes in floating point (the two can differ in the last bit).
-    let r = Math.max(1, Math.ceil((1 - elapsed) * g) - held);
-    while (r > 1 && elapsed + (held + r - 1) / g >= 1) r--;
-    while (elapsed + (held + r) / g < 1) r++;
+    let r = Math.min(most, Math.max(1, Math.ceil((1 - elapsed) * this.generation) - held));
+    while (r > 1 && this.fullWith(held + r - 1)) r--;
+    while (r < most && !this.fullWith(held + r)) r++;
     return r;
   }
 
   /**
-   * The current generation, holding `held` keys, has ended: held reached g, or for a time window elapsed/period +
-   * held/g reached 1 at the last clock reading.
+   * The current generation, holding `held` keys, has ended: held reached g, or for a time window the last clock
+   * reading reached its end ({@link generationEnd}).
    */
   private fullWith(held: number): boolean {
-    if (this.period === 0) return held >= this.generation;
-    return (this.lastNow - this.starts[this.newest]!) / this.period + held / this.generation >= 1;
+    if (held >= this.generation) return true;
+    return this.period > 0 && this.lastNow >= this.generationEnd(held);
+  }
+
+  /**
+   * When the newest generation, holding `held` keys, ends on the clock: start + period·(1 − held/g), each operation
+   * in binary64 in this order (docs/FORMAT.md §3.6): a generation lasts a period, less a share for each key it took.
+   */
+  private generationEnd(held: number): number {
+    return this.starts[this.newest]! + this.period * (1 - held / this.generation);
   }
 
   /**
@@ -654,6 +688,8 @@ export class WindowBloomFilter implements BloomFilter {
       out.keys[out.physical(i)] = this.keys[this.physical(i)]! + other.keys[other.physical(i)]!;
     }
     out.counted = Math.min(Number.MAX_SAFE_INTEGER, this.counted + other.counted);
+    // A newest generation the two filled between them ends, as the add that filled it would have ended it.
+    if (out.keys[out.newest]! >= out.generation) out.shift(0);
     return out;
   }
 
@@ -674,6 +710,8 @@ export class WindowBloomFilter implements BloomFilter {
 
   /** Forgets every key (a time window's generation starts now). */
   clear(): void {
+    // Read first: a clock that refuses leaves the filter as it was.
+    const now = this.period > 0 ? this.readClock() : 0;
     this.bytes.fill(0);
     this.keys.fill(0);
     this.starts.fill(0);
@@ -681,7 +719,6 @@ export class WindowBloomFilter implements BloomFilter {
     this.newest = 0;
     if (this.period > 0) {
       // As `create` leaves it: the older (empty) generations began a period apart before now.
-      const now = this.clock();
       for (let i = 0; i < this.slices; i++) this.starts[i] = now - i * this.period;
     }
   }
@@ -802,28 +839,49 @@ export class WindowBloomFilter implements BloomFilter {
     return true;
   }
 
-  /** The time of the last clock reading (0 for a count window). */
+  /** The time of the last clock reading, at or after the newest generation's start (0 for a count window). */
   private lastNow = 0;
+  /** The clock is being read: a clock that calls back into this filter is refused instead of recursing. */
+  private reading = false;
 
   /**
-   * A time window: ends every generation whose time is up. A generation ends when elapsed/period + keys/g reaches
-   * 1; one that ends by time ends at start + period·(1 − keys/g), and the next begins then.
+   * A time window: reads the clock and ends every generation whose time is up (docs/FORMAT.md §3.6). A reading
+   * behind the newest generation's start counts as that start, so a clock that steps back ends nothing and a
+   * generation never takes more than g keys; one ending by time ends at {@link generationEnd} and the next begins
+   * then; after k + l endings (every slice cleared) the rest of the idle time passes in whole periods, so a reading
+   * years ahead costs k + l endings, no more.
    */
   private tick(): void {
     if (this.period === 0) return;
-    const now = this.clock();
+    const now = this.readClock();
     this.lastNow = now;
-    const period = this.period;
     for (let shifted = 0; ; shifted++) {
-      const end = this.starts[this.newest]! + period * (1 - this.keys[this.newest]! / this.generation);
+      const end = this.generationEnd(this.keys[this.newest]!);
       if (now < end) return;
       if (shifted === this.slices) {
-        // Every slice has been cleared: the rest of the idle time passes in whole periods.
-        this.starts[this.newest] = end + period * Math.floor((now - end) / period);
+        this.starts[this.newest] = end + this.period * Math.floor((now - end) / this.period);
         return;
       }
       this.shift(end);
     }
+  }
+
+  /** The clock's reading (checked by `checkClock`), no earlier than the newest generation's start. */
+  private readClock(): number {
+    if (this.reading) {
+      throw new InvalidArgumentError(
+        `${NAME}: the clock called back into this filter; a clock must only read the time`,
+      );
+    }
+    this.reading = true;
+    let now: number;
+    try {
+      now = this.clock();
+    } finally {
+      this.reading = false;
+    }
+    const start = this.starts[this.newest]!;
+    return now < start ? start : now;
   }
 
   /** Ends the current generation: the oldest slice is cleared and becomes the newest, begun at `start`. */

@@ -1,5 +1,5 @@
 import { FormatError } from '@bloomkit/core';
-import { getUint64, setUint64 } from '@bloomkit/core/internal';
+import { getUint64, MAX_CLOCK_MS, setUint64 } from '@bloomkit/core/internal';
 import {
   keyGenerations,
   MAX_WINDOW_BITS,
@@ -25,6 +25,16 @@ import {
  */
 
 export const FIXED_PARAMS_BYTES = 64;
+
+/** The longest time window, in ms: 2^40 (about 34.8 years). */
+export const MAX_DURATION_MS: number = 2 ** 40;
+
+/**
+ * The earliest start a time window's generation may hold, in ms: −2^49. The oldest (empty) generations of a new
+ * window began a period apart before its first reading, so with readings from 0 and durations up to 2^40 ms over
+ * at most 287 slices they begin after −2^49; the latest is {@link MAX_CLOCK_MS}.
+ */
+export const MIN_START_MS: number = -(2 ** 49);
 export const PER_SLICE_BYTES = 16;
 const TIMED = 1;
 
@@ -131,10 +141,14 @@ export function readWindowParams(view: DataView, payloadLength: number, where: s
     );
   }
   if (!(fpr > 0 && fpr < 1)) throw new FormatError(`${where}: the target rate must be in (0, 1), got ${fpr}`);
-  if (timed ? !(Number.isSafeInteger(duration) && duration >= 1) : !Object.is(duration, 0)) {
+  if (
+    timed
+      ? !(Number.isSafeInteger(duration) && duration >= 1 && duration <= MAX_DURATION_MS)
+      : !Object.is(duration, 0)
+  ) {
     throw new FormatError(
       timed
-        ? `${where}: a time window's duration must be in [1, 2^53 - 1] ms, got ${duration}`
+        ? `${where}: a time window's duration must be an integer in [1, 2^40] ms, got ${duration}`
         : `${where}: a count window's duration must be 0, got ${duration}`,
     );
   }
@@ -144,18 +158,44 @@ export function readWindowParams(view: DataView, payloadLength: number, where: s
     const at = FIXED_PARAMS_BYTES + PER_SLICE_BYTES * j;
     const held = getUint64(view, at, where, `keys of generation ${j}`);
     const start = view.getFloat64(at + 8, true);
-    if (held > generation) {
-      throw new FormatError(`${where}: generation ${j} holds ${held} keys, more than its size ${generation}`);
-    }
-    if (timed ? !Number.isFinite(start) : !Object.is(start, 0)) {
+    // The newest generation ends on the add that fills it, so it never holds g keys at rest.
+    const most = j === newest ? generation - 1 : generation;
+    if (held > most) {
       throw new FormatError(
-        `${where}: generation ${j} starts at ${start}, not ${timed ? 'a finite time' : '0'}`,
+        `${where}: generation ${j} holds ${held} keys, more than ${j === newest ? 'the newest generation holds at rest, g − 1 =' : 'its size'} ${most}`,
+      );
+    }
+    if (
+      timed
+        ? !(start >= MIN_START_MS && start <= MAX_CLOCK_MS && !Object.is(start, -0))
+        : !Object.is(start, 0)
+    ) {
+      throw new FormatError(
+        `${where}: generation ${j} starts at ${start}, not ${timed ? 'a time in [-2^49, 2^47] ms' : '0'}`,
       );
     }
     keys[j] = held;
     starts[j] = start;
   }
+  if (timed) checkStartOrder(starts, newest, where);
   return { hashes, ageSlices, sliceBits, generation, window, fpr, duration, newest, count, keys, starts };
+}
+
+/**
+ * A time window's generations began in the order of their ages: the slice of age a + 1 began no later than the
+ * slice of age a (each generation begins when the one before it ends). FormatError otherwise.
+ */
+function checkStartOrder(starts: Float64Array, newest: number, where: string): void {
+  const slices = starts.length;
+  for (let age = 0; age + 1 < slices; age++) {
+    const younger = (newest + age) % slices;
+    const older = (newest + age + 1) % slices;
+    if (starts[older]! > starts[younger]!) {
+      throw new FormatError(
+        `${where}: generation ${older} (age ${age + 1}) starts at ${starts[older]}, after the younger generation ${younger} (${starts[younger]})`,
+      );
+    }
+  }
 }
 
 /** The clock's period of a time window: duration / ⌈(l + 1)/2⌉ ms ({@link timedSplit}). */

@@ -42,6 +42,7 @@ describe('a count window on an endless stream', () => {
           // The shortest run of recent chunks that covers the last `window` keys.
           while (sumLengths(recent.slice(1)) >= window) recent.shift();
           chunkIndex++;
+          await yieldToRunner();
           if (chunkIndex % every !== 0 && seen < total) continue;
           checkpoints++;
           const last = recent.flat().slice(-window);
