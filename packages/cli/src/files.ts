@@ -18,6 +18,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { BloomError, type FilterHeader, HEADER_BYTES, readFileHeader } from '@bloomkit/core';
 import { CliError, describeError } from './errors.js';
 import { type AnyFilter, decodeFilter } from './filters.js';
+import { type Interrupts, NEVER_INTERRUPTED } from './interrupts.js';
 
 /** Files up to this size are read into one array; larger ones in page-sized parts (the library's 512 MiB). */
 const ONE_READ_BYTES = 2 ** 30;
@@ -48,8 +49,12 @@ const COPY_FOR_BATCHES_BYTES = 2 ** 29;
  * library's pages, so a 10 GiB filter is read once into its final memory, never copied. Every failure is a
  * CliError naming the file.
  */
-export function readFilterFile(path: string, use: FilterUse = 'once'): AnyFilter {
-  const { header, bytes } = readFilterBytes(path);
+export async function readFilterFile(
+  path: string,
+  use: FilterUse = 'once',
+  interrupts: Interrupts = NEVER_INTERRUPTED,
+): Promise<AnyFilter> {
+  const { header, bytes } = await readFilterBytes(path, interrupts);
   const copy = use === 'batches' && !Array.isArray(bytes) && bytes.length <= COPY_FOR_BATCHES_BYTES;
   try {
     return decodeFilter(header, bytes, true, copy);
@@ -65,32 +70,166 @@ export interface FilterFileBytes {
   readonly bytes: Uint8Array | Uint8Array[];
 }
 
-/** The bytes of a filter file, its header read and checked first, once: one array up to 1 GiB, else parts. */
-export function readFilterBytes(path: string): FilterFileBytes {
+/**
+ * The bytes of a filter file, its header read and checked first, once: one array up to 1 GiB, else parts. A pipe,
+ * FIFO or device (no size to check first) is read as a stream ({@link readStreamed}); waiting on it ends with a
+ * CliError when a stop signal arrives.
+ */
+export async function readFilterBytes(
+  path: string,
+  interrupts: Interrupts = NEVER_INTERRUPTED,
+): Promise<FilterFileBytes> {
+  const stdin = path === '-' || path === '/dev/stdin';
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    // Non-blocking: opening a FIFO that has no writer yet must not stop the process from seeing a signal.
+    fd = stdin ? 0 : openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     throw inFile(path, error);
   }
   try {
     const stat = fstatSync(fd);
     if (stat.isDirectory()) throw new CliError(`${path}: is a directory, not a filter file`);
-    const size = stat.size;
-    const header = readFileHeader(readRange(fd, 0, Math.min(size, HEADER_BYTES), path), size);
-    if (size <= ONE_READ_BYTES) return { header, bytes: readRange(fd, 0, size, path) };
-    const payloadStart = HEADER_BYTES + header.paramsLength;
-    const parts = [readRange(fd, 0, payloadStart, path)];
-    const trailerStart = size - 4;
-    for (let at = payloadStart; at < trailerStart; at += PAGE_BYTES) {
-      parts.push(readRange(fd, at, Math.min(PAGE_BYTES, trailerStart - at), path));
-    }
-    parts.push(readRange(fd, trailerStart, size - trailerStart, path));
-    return { header, bytes: parts };
+    if (stat.isFile()) return readSized(fd, stat.size, path);
   } catch (error) {
     throw inFile(path, error);
   } finally {
+    if (!stdin) closeSync(fd);
+  }
+  return readStreamed(path, interrupts);
+}
+
+/** A regular file's bytes, read by its size: its header checked against that size before the rest is read. */
+function readSized(fd: number, size: number, path: string): FilterFileBytes {
+  const header = readFileHeader(readRange(fd, 0, Math.min(size, HEADER_BYTES), path), size);
+  if (size <= ONE_READ_BYTES) return { header, bytes: readRange(fd, 0, size, path) };
+  const payloadStart = HEADER_BYTES + header.paramsLength;
+  const parts = [readRange(fd, 0, payloadStart, path)];
+  const trailerStart = size - 4;
+  for (let at = payloadStart; at < trailerStart; at += PAGE_BYTES) {
+    parts.push(readRange(fd, at, Math.min(PAGE_BYTES, trailerStart - at), path));
+  }
+  parts.push(readRange(fd, trailerStart, size - trailerStart, path));
+  return { header, bytes: parts };
+}
+
+/** Bytes a stream's read asks for at once. */
+const STREAM_CHUNK_BYTES = 2 ** 20;
+
+/**
+ * A filter through a pipe, FIFO or device, read to its end as a stream (its size is unknown until then). The
+ * descriptor is non-blocking and polled from the event loop, so the process still sees a stop signal while no writer
+ * has come or no byte arrives, and then ends with a CliError. (A read or an open blocked in the thread pool would
+ * keep even `process.exit` waiting.) Standard input (`-`, `/dev/stdin`) is read as the process's stdin stream.
+ * Memory grows with the bytes that arrive, never with what a header claims: the header is checked once its 24 bytes
+ * are in, and a stream longer than its header says, or than 1 GiB, is refused.
+ */
+async function readStreamed(path: string, interrupts: Interrupts): Promise<FilterFileBytes> {
+  const collected = new StreamBytes(path);
+  if (path === '-' || path === '/dev/stdin') {
+    const stdin = process.stdin[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await untilStopped(stdin.next(), interrupts, path);
+      if (next.done === true) break;
+      collected.add(next.value as Uint8Array);
+    }
+    return collected.done();
+  }
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    throw inFile(path, error);
+  }
+  try {
+    // A FIFO reads as ended (0) until its first writer opens it, and as empty (EAGAIN) while a writer is there.
+    let writerCame = false;
+    for (;;) {
+      const chunk = new Uint8Array(STREAM_CHUNK_BYTES);
+      let n: number;
+      try {
+        n = readSync(fd, chunk, 0, chunk.length, null);
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== 'EAGAIN') throw inFile(path, error);
+        writerCame = true;
+        n = -1;
+      }
+      if (n > 0) {
+        writerCame = true;
+        collected.add(chunk.subarray(0, n));
+        continue;
+      }
+      if (n === 0 && writerCame) break;
+      await untilStopped(new Promise((wake) => setTimeout(wake, 5)), interrupts, path);
+    }
+  } finally {
     closeSync(fd);
+  }
+  return collected.done();
+}
+
+/** The bytes of a stream as they arrive, checked against the length its header claims. */
+class StreamBytes {
+  private readonly chunks: Uint8Array[] = [];
+  private total = 0;
+  private claimed = Number.POSITIVE_INFINITY;
+  constructor(private readonly path: string) {}
+
+  add(chunk: Uint8Array): void {
+    this.chunks.push(chunk);
+    this.total += chunk.length;
+    if (this.claimed === Number.POSITIVE_INFINITY && this.total >= HEADER_BYTES) {
+      this.claimed = claimedLength(concat(this.chunks, HEADER_BYTES));
+    }
+    if (this.total > this.claimed || this.total > ONE_READ_BYTES) {
+      throw new CliError(
+        `${this.path}: the stream goes on past ${Math.min(this.claimed, ONE_READ_BYTES)} bytes, ${this.total > this.claimed ? 'the length its header gives' : 'the most read through a pipe (1 GiB): write it to a file first'}`,
+      );
+    }
+  }
+
+  done(): FilterFileBytes {
+    const bytes = concat(this.chunks, this.total);
+    try {
+      return { header: readFileHeader(bytes, this.total), bytes };
+    } catch (error) {
+      throw inFile(this.path, error);
+    }
+  }
+}
+
+/** The file length a header's first 24 bytes claim: 24 + P + L + 4 (docs/FORMAT.md §1), checked when decoded. */
+function claimedLength(head: Uint8Array): number {
+  const view = new DataView(head.buffer, head.byteOffset, HEADER_BYTES);
+  const payload = view.getUint32(16, true) + view.getUint32(20, true) * 2 ** 32;
+  return HEADER_BYTES + view.getUint16(12, true) + payload + 4;
+}
+
+/** The first `length` bytes of `chunks`, in one array. */
+function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    if (at >= length) break;
+    const take = Math.min(chunk.length, length - at);
+    out.set(chunk.subarray(0, take), at);
+    at += take;
+  }
+  return out;
+}
+
+/** `work`, unless a stop signal comes first: then a CliError (the run exits 128 + the signal's number). */
+async function untilStopped<T>(work: Promise<T>, interrupts: Interrupts, path: string): Promise<T> {
+  let cancel: () => void = () => undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    cancel = interrupts.onStop(() => reject(new CliError(`${path}: interrupted while waiting for input`)));
+  });
+  try {
+    if (interrupts.interrupted) throw new CliError(`${path}: interrupted while waiting for input`);
+    return await Promise.race([work, stopped]);
+  } finally {
+    cancel();
+    stopped.catch(() => undefined);
   }
 }
 

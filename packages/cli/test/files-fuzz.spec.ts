@@ -43,17 +43,17 @@ function mutated(bytes: Uint8Array, edits: readonly [number, number][], cut: num
 describe('filter files from disk, fuzzed', () => {
   announceFuzz('CLI filter files from disk (per kind; each input is a file write and read)', TENTH_RUNS);
   for (const [kind, make] of Object.entries(SAMPLES)) {
-    it(`${kind}: every hostile file is one CliError naming the file, or a filter`, () => {
+    it(`${kind}: every hostile file is one CliError naming the file, or a filter`, async () => {
       const sample = make();
       const path = join(dir, `fuzz-${kind}.bf`);
-      fc.assert(
-        fc.property(
+      await fc.assert(
+        fc.asyncProperty(
           fc.array(fc.tuple(fc.nat(), fc.nat(255)), { maxLength: 6 }),
           fc.option(fc.nat()),
-          (edits, cut) => {
+          async (edits, cut) => {
             writeFileSync(path, mutated(sample, edits, cut));
             try {
-              readFilterFile(path).serialize();
+              (await readFilterFile(path)).serialize();
             } catch (error) {
               expect(error).toBeInstanceOf(CliError);
               expect((error as Error).message.startsWith(`${path}: `)).toBe(true);

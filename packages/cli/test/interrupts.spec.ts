@@ -98,4 +98,65 @@ describe('stop signals', () => {
       expect(first.stdout + resumed.stdout).toBe(clean);
     }, 60_000);
   }
+
+  for (const [signal, status] of SIGNALS) {
+    it(`${signal} while info, has or merge waits on a FIFO that no one writes: exit ${status}, nothing written`, async () => {
+      const out = at(`merge-out-${signal}.bf`);
+      expect(bloomkit(['create', out, '-n', '100', '-p', '0.01'], { cwd: dir }).status).toBe(0);
+      const before = readFileSync(out);
+      for (const args of [['info'], ['has'], ['merge', out, out]]) {
+        const fifo = at(`empty-${signal}-${args[0]}.fifo`);
+        execFileSync('mkfifo', [fifo]);
+        const child = startBloomkit(args[0] === 'has' ? [...args, fifo, 'x'] : [...args, fifo], dir);
+        const result = finished(child);
+        // The run is blocked in its open of the FIFO (no writer ever comes): it must still see the signal.
+        await new Promise((resolve) => setTimeout(resolve, 700));
+        child.kill(signal);
+        const { status: got, stderr } = await result;
+        expect([args[0], got]).toEqual([args[0], status]);
+        expect(stderr).toMatch(/interrupted/);
+      }
+      expect(readFileSync(out)).toEqual(before);
+    }, 60_000);
+  }
+
+  it('a filter through a FIFO or a pipe is read as a stream: info, has and merge answer as from a file', async () => {
+    const file = at('streamed.bf');
+    expect(bloomkit(['create', file, '-n', '1000', '-p', '0.01'], { cwd: dir }).status).toBe(0);
+    expect(bloomkit(['add', file, 'a', 'b'], { cwd: dir }).status).toBe(0);
+    const bytes = readFileSync(file);
+    const fromFile = bloomkit(['info', '--json', file], { cwd: dir });
+    // A pipe: /dev/stdin of a run whose input is the file's bytes.
+    const piped = bloomkit(['info', '--json', '/dev/stdin'], { cwd: dir, input: bytes });
+    expect(piped.status).toBe(0);
+    expect({ ...JSON.parse(piped.stdout), file: '' }).toEqual({ ...JSON.parse(fromFile.stdout), file: '' });
+    expect(bloomkit(['has', '/dev/stdin', 'a'], { cwd: dir, input: bytes }).status).toBe(0);
+    expect(bloomkit(['has', '/dev/stdin', 'zzz'], { cwd: dir, input: bytes }).status).toBe(1);
+    // A FIFO written in slow pieces.
+    const fifo = at('streamed.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const child = startBloomkit(['info', '--json', fifo], dir);
+    const result = finished(child);
+    const writer = await open(fifo, 'w');
+    for (let at = 0; at < bytes.length; at += 300) {
+      await writer.write(bytes.subarray(at, at + 300));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await writer.close();
+    const { status, stdout } = await result;
+    expect(status).toBe(0);
+    expect({ ...JSON.parse(stdout), file: '' }).toEqual({ ...JSON.parse(fromFile.stdout), file: '' });
+    // A stream longer than its header says, or a foreign one, is refused with the input named.
+    const longer = bloomkit(['info', '/dev/stdin'], {
+      cwd: dir,
+      input: Buffer.concat([bytes, Buffer.alloc(9)]),
+    });
+    expect([longer.status, longer.stderr]).toEqual([
+      2,
+      `bloomkit: /dev/stdin: the stream goes on past ${bytes.length} bytes, the length its header gives\n`,
+    ]);
+    const zeros = bloomkit(['info', '/dev/zero'], { cwd: dir });
+    expect(zeros.status).toBe(2);
+    expect(zeros.stderr).toMatch(/^bloomkit: \/dev\/zero: /);
+  });
 });

@@ -1,6 +1,7 @@
 import { CliError, EXIT } from '../errors.js';
 import { readFilterFile, writeFilterFile, writeTarget } from '../files.js';
 import { type AnyFilter, kindName } from '../filters.js';
+import type { Interrupts } from '../interrupts.js';
 import { type WriterOptions, withLockedFile } from '../locked-file.js';
 
 /**
@@ -16,18 +17,26 @@ export async function runCombine(
 ): Promise<number> {
   if (inputs.length === 0)
     throw new CliError(`${operation === 'union' ? 'merge' : 'intersect'}: give at least one input file`);
-  return withLockedFile(out, writer, (target) => combine(operation, target, out, inputs));
+  return withLockedFile(out, writer, (target) => combine(operation, target, out, inputs, writer.interrupts));
 }
 
-function combine(
+/**
+ * Reads every input, then writes the result; nothing is written when a stop signal comes first (the run then exits
+ * 128 + its number, OUT as it was).
+ */
+async function combine(
   operation: 'union' | 'intersect',
   target: string,
   out: string,
   inputs: readonly string[],
-): number {
+  interrupts: Interrupts,
+): Promise<number> {
   let result: AnyFilter | undefined;
   for (const file of inputs) {
-    const filter = readFilterFile(writeTarget(file) === target ? target : file);
+    const filter = await readFilterFile(writeTarget(file) === target ? target : file, 'once', interrupts);
+    // A turn of the event loop, so a signal that came while this input was read is seen before the next.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (interrupts.interrupted) throw new CliError(`${out}: interrupted; nothing was written`);
     if (result === undefined) {
       result = filter;
       continue;

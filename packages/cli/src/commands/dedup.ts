@@ -60,8 +60,8 @@ export async function runDedup(options: DedupOptions, writer: WriterOptions): Pr
   if (options.state === undefined)
     return dedup(createFilter(newFilterSpec(options)), undefined, options, writer);
   const state = options.state;
-  return withLockedFile(state, writer, (target) =>
-    dedup(openState(target, state, options), { target, label: state }, options, writer),
+  return withLockedFile(state, writer, async (target) =>
+    dedup(await openState(target, state, options, writer), { target, label: state }, options, writer),
   );
 }
 
@@ -125,9 +125,14 @@ async function dedup(
 }
 
 /** The state file's filter when it exists (its kind and size win over the options), else a new one. */
-function openState(target: string, label: string, options: DedupOptions): AnyFilter {
+async function openState(
+  target: string,
+  label: string,
+  options: DedupOptions,
+  writer: WriterOptions,
+): Promise<AnyFilter> {
   if (existsSync(target)) {
-    const filter = readFilterFile(target, 'batches');
+    const filter = await readFilterFile(target, 'batches', writer.interrupts);
     const wanted = options.window !== undefined ? 'window' : options.kind;
     if (wanted !== undefined && kindName(filter) !== wanted) {
       throw new CliError(`${label}: holds a ${kindName(filter)} filter, not ${wanted}`);

@@ -2,6 +2,7 @@ import { ChecksumMismatchError } from '@bloomkit/core';
 import { EXIT } from '../errors.js';
 import { inFile, readFilterBytes } from '../files.js';
 import { type AnyFilter, decodeFilter, exceptionsOf, kindName, WindowBloomFilter } from '../filters.js';
+import type { Interrupts } from '../interrupts.js';
 import { binarySize, formatDuration, grouped } from '../units.js';
 
 /** What `info` reports, field for field (`--json` prints this object). */
@@ -49,8 +50,8 @@ export interface FilterInfo {
 }
 
 /** `info FILE [--json]`: exit 0, or 2 when the checksum does not match (the rest is still printed). */
-export function runInfo(file: string, json: boolean): number {
-  const { header, bytes } = readFilterBytes(file);
+export async function runInfo(file: string, json: boolean, interrupts: Interrupts): Promise<number> {
+  const { header, bytes } = await readFilterBytes(file, interrupts);
   let checksum = 'ok';
   let filter: AnyFilter;
   try {

@@ -80,7 +80,11 @@ async function answerKeys(
   options: KeyedOptions,
   writer: WriterOptions,
 ): Promise<number> {
-  const read = readFilterFile(path, operation.applyHashes === undefined ? 'once' : 'batches');
+  const read = await readFilterFile(
+    path,
+    operation.applyHashes === undefined ? 'once' : 'batches',
+    writer.interrupts,
+  );
   operation.check?.(read, label);
   const filter = operation.prepare?.(read) ?? read;
   const out = new Output(1, { held: operation.writes });

@@ -1,6 +1,7 @@
 import { CliError, EXIT } from '../errors.js';
 import { inFile, readFilterBytes, writeFilterFile } from '../files.js';
 import { decodeFilter } from '../filters.js';
+import type { Interrupts } from '../interrupts.js';
 import { type WriterOptions, withLockedFile } from '../locked-file.js';
 import { type RedisTarget, withRedis } from '../redis-target.js';
 
@@ -9,8 +10,9 @@ export async function runPush(
   file: string,
   target: RedisTarget,
   options: { replace: boolean; shards: number | undefined; ttl: number | undefined },
+  interrupts: Interrupts,
 ): Promise<number> {
-  const { header, bytes } = readFilterBytes(file);
+  const { header, bytes } = await readFilterBytes(file, interrupts);
   try {
     decodeFilter(header, bytes); // Checks the file (and its checksum) before anything is sent.
   } catch (error) {

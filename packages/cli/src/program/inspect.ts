@@ -6,7 +6,7 @@ import type { Registration } from './context.js';
 import { integer, MAX_SAFE, rate, waitOption } from './flags.js';
 
 /** `info`, `merge`, `intersect` and `calc`: reading, combining and sizing filters. */
-export const registerInspectCommands: Registration = (program, { exit, writer }) => {
+export const registerInspectCommands: Registration = (program, { exit, writer, interrupts }) => {
   program
     .command('info')
     .description("print a filter file's kind, shape, fill, estimated count, current rate and checksum status")
@@ -16,7 +16,7 @@ export const registerInspectCommands: Registration = (program, { exit, writer })
       'after',
       '\nExit status 2 when the checksum does not match (everything else is still printed).',
     )
-    .action((file: string, o) => exit(runInfo(textOf(file), o.json === true)));
+    .action(async (file: string, o) => exit(await runInfo(textOf(file), o.json === true, interrupts)));
 
   for (const [name, operation, what] of [
     ['merge', 'union', 'union'],

@@ -5,7 +5,7 @@ import type { Registration } from './context.js';
 import { integer, REDIS_HELP, redisConnectionOptions, redisFlags, waitFlag } from './flags.js';
 
 /** `push` and `pull`: filter files to and from Redis. */
-export const registerRedisCommands: Registration = (program, { exit, writer }) => {
+export const registerRedisCommands: Registration = (program, { exit, writer, interrupts }) => {
   redisConnectionOptions(
     program
       .command('push')
@@ -30,11 +30,12 @@ export const registerRedisCommands: Registration = (program, { exit, writer }) =
     )
     .action(async (file: string, url: string, o) =>
       exit(
-        await runPush(textOf(file), parseRedisTarget(textOf(url), redisFlags(o)), {
-          replace: o.replace === true,
-          shards: o.shards,
-          ttl: o.ttl,
-        }),
+        await runPush(
+          textOf(file),
+          parseRedisTarget(textOf(url), redisFlags(o)),
+          { replace: o.replace === true, shards: o.shards, ttl: o.ttl },
+          interrupts,
+        ),
       ),
     );
 
