@@ -46,19 +46,22 @@ describe('a promised rate is never silently exceeded', () => {
     expect(bloomkit(['dedup', '--fixed'], { cwd: dir }).stderr).toMatch(/needs --capacity/);
   });
 
-  it('add into a file past its capacity warns once; a filter sized by bits and hashes promised no rate', () => {
+  it('add into a file past its capacity warns once and exits 3; a filter sized by bits and hashes promised no rate', () => {
     const file = join(dir, 'small.bf');
     bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir });
     const within = bloomkit(['add', file], { cwd: dir, input: distinct(100, 'a') });
     expect([within.status, within.stderr]).toEqual([0, '']);
     const past = bloomkit(['add', file], { cwd: dir, input: distinct(50, 'b') });
-    expect(past.status).toBe(0);
+    // As `dedup --fixed`: the keys are added, the rate is no longer the one promised.
+    expect(past.status).toBe(3);
+    expect(bloomkit(['has', file, ...distinct(50, 'b').trim().split('\n')], { cwd: dir }).status).toBe(0);
     expect(past.stderr.split('\n').filter((line) => line !== '')).toHaveLength(1);
     expect(past.stderr).toMatch(
       /^bloomkit: .*small\.bf: warning: now holds 101 keys, past its capacity of 100/,
     );
     // Already past: warned at once.
-    expect(bloomkit(['add', file, 'one-more'], { cwd: dir }).stderr).toMatch(/past its capacity of 100/);
+    const more = bloomkit(['add', file, 'one-more'], { cwd: dir });
+    expect([more.status, more.stderr]).toEqual([3, expect.stringMatching(/past its capacity of 100/)]);
 
     const shaped = join(dir, 'shaped.bf');
     bloomkit(['create', shaped, '--bits', '1000', '--hashes', '3'], { cwd: dir });

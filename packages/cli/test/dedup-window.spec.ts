@@ -61,6 +61,75 @@ describe('dedup --window', () => {
     expect(mismatch.stderr).toMatch(/holds a scalable filter, not window/);
   });
 
+  it('an existing --state is never silently used for another --window', () => {
+    const state = join(dir, 'sized.bf');
+    const input = 'a\nb\n';
+    expect(bloomkit(['dedup', '--window', '1000', '--state', state], { cwd: dir, input }).status).toBe(0);
+    const cases: [string[], string][] = [
+      [['--window', '500'], 'holds the last 1000 lines, but --window asks for the last 500 lines'],
+      [
+        ['--window', '1h', '--capacity', '1000'],
+        'holds the last 1000 lines, but --window asks for a window of 3600000 ms for 1000 lines',
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const run = bloomkit(['dedup', ...args, '--state', state], { cwd: dir, input: 'c\n' });
+      expect([run.status, run.stdout], args.join(' ')).toEqual([2, '']);
+      expect(run.stderr).toContain(`${state}: ${message}; leave out --window to go on with the state's`);
+    }
+    const timed = join(dir, 'timed.bf');
+    bloomkit(['dedup', '--window', '1h', '--capacity', '1000', '--state', timed], { cwd: dir, input });
+    const other = bloomkit(['dedup', '--window', '2h', '--capacity', '1000', '--state', timed], {
+      cwd: dir,
+      input,
+    });
+    expect(other.stderr).toContain(
+      'holds a window of 3600000 ms for 1000 lines, but --window asks for a window of 7200000 ms',
+    );
+    const more = bloomkit(['dedup', '--window', '1h', '--capacity', '5000', '--state', timed], {
+      cwd: dir,
+      input,
+    });
+    expect(more.status).toBe(2);
+    // The same window, or none given: the state goes on.
+    expect(
+      bloomkit(['dedup', '--window', '1000', '--state', state], { cwd: dir, input: 'a\nc\n' }).stdout,
+    ).toBe('c\n');
+    expect(bloomkit(['dedup', '--state', state], { cwd: dir, input: 'c\nd\n' }).stdout).toBe('d\n');
+  });
+
+  it('--window 1m --state across clock steps: 60 s behind, then on time, then 2 h ahead; every file it writes it reads', () => {
+    /** The environment of a run whose clock is `ms` off the machine's. */
+    const skewed = (ms: number) => ({
+      ...process.env,
+      NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(`const now = Date.now; Date.now = () => now() + (${ms});`)}`,
+    });
+    const state = join(dir, 'skewed.bf');
+    const lines = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => `event-${from + i}`).join('\n') + '\n';
+    const args = ['dedup', '--window', '1m', '--capacity', '200', '--state', state];
+    for (const [offset, from, to] of [
+      [0, 0, 150],
+      [-60_000, 150, 600],
+      [0, 600, 900],
+      [-5_000, 900, 1_000],
+    ] as const) {
+      const run = bloomkit(args, { cwd: dir, input: lines(from, to), env: skewed(offset) });
+      expect([offset, run.status, run.stderr]).toEqual([offset, 0, '']);
+      expect(run.stdout).toBe(lines(from, to));
+      const info = bloomkit(['info', '--json', state], { cwd: dir });
+      expect(info.status).toBe(0);
+    }
+    // The last 200 lines came within the window's minute of the filter's time: all dropped as repeats.
+    const again = bloomkit(args, { cwd: dir, input: lines(800, 1_000) });
+    expect([again.status, again.stdout, again.stderr]).toEqual([0, '', '']);
+    // A clock 2 h ahead ends every generation once: the state stays valid, and on time again it goes on.
+    const ahead = bloomkit(args, { cwd: dir, input: lines(1_000, 1_100), env: skewed(7_200_000) });
+    expect([ahead.status, ahead.stderr]).toEqual([0, '']);
+    const back = bloomkit(args, { cwd: dir, input: lines(1_000, 1_100) });
+    expect([back.status, back.stdout, back.stderr]).toEqual([0, '', '']);
+  });
+
   it('refuses contradictory flags with a message that says what to give', () => {
     const cases: [string[], RegExp][] = [
       [['--window', '1h'], /a time window needs --capacity N/],

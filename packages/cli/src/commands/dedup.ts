@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { kindByName } from '@bloomkit/filters';
+import type { WindowBloomFilter } from '@bloomkit/window';
 import { CapacityWatch } from '../capacity.js';
 import { CliError, EXIT } from '../errors.js';
 import { readFilterFile, writeFilterFile } from '../files.js';
@@ -137,9 +138,41 @@ async function openState(
     if (wanted !== undefined && kindName(filter) !== wanted) {
       throw new CliError(`${label}: holds a ${kindName(filter)} filter, not ${wanted}`);
     }
+    if (options.window !== undefined) {
+      checkStateWindow(filter as WindowBloomFilter, label, options.window, options.capacity);
+    }
     return filter;
   }
   return createFilter(newFilterSpec(options));
+}
+
+/**
+ * A state's window must be the one `--window` asks for: a window of other lines or another duration would silently
+ * keep other lines than the user asked for. A CliError names both (leave out --window to use the state's).
+ */
+function checkStateWindow(
+  filter: WindowBloomFilter,
+  label: string,
+  window: NonNullable<DedupOptions['window']>,
+  capacity: number | undefined,
+): void {
+  const held =
+    filter.duration === undefined
+      ? `the last ${filter.window} lines`
+      : `a window of ${filter.duration} ms for ${filter.window} lines`;
+  const asked =
+    'lines' in window
+      ? `the last ${window.lines} lines`
+      : `a window of ${window.durationMs} ms${capacity === undefined ? '' : ` for ${capacity} lines`}`;
+  const same =
+    'lines' in window
+      ? filter.duration === undefined && filter.window === window.lines
+      : filter.duration === window.durationMs && (capacity === undefined || capacity === filter.window);
+  if (!same) {
+    throw new CliError(
+      `${label}: holds ${held}, but --window asks for ${asked}; leave out --window to go on with the state's, or start a new state`,
+    );
+  }
 }
 
 /**

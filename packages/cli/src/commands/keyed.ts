@@ -173,13 +173,16 @@ async function answerKeys(
   }
   out.release();
   if (writer.interrupts.exitStatus !== undefined) return writer.interrupts.exitStatus;
+  // Past a fixed filter's capacity its rate is no longer the one promised: warned, and exit 3, as `dedup --fixed`.
+  if (operation.status === 'success' && watch?.passed === true) return EXIT.overCapacity;
   return operation.status === 'success' || no === 0 ? EXIT.ok : EXIT.absent;
 }
 
 /**
  * `add`: test-and-add; "yes" when the key was (maybe) present already, as `has` would have answered. Exits 0 when
- * the keys were added, new or not, so `set -e` scripts go on; {@link ADD_TESTED} (`add --test`) exits as `has`
- * would have before the add.
+ * the keys were added, new or not, so `set -e` scripts go on, or 3 when a fixed filter now holds more keys than its
+ * capacity (warned on stderr; the keys are added); {@link ADD_TESTED} (`add --test`) exits as `has` would have
+ * before the add.
  */
 export const ADD: KeyedOperation = {
   name: 'add',
