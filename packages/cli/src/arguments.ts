@@ -12,6 +12,12 @@ import { CliError } from './errors.js';
  */
 
 const TOKEN = '\u0000arg:';
+/**
+ * UTF-8 decoded as Node decodes argv: invalid sequences become U+FFFD and a leading byte order mark is kept (a
+ * decoder that dropped it would see every argument that starts with one differ from Node's, and stop trusting the
+ * command line for all of them).
+ */
+const AS_NODE = new TextDecoder('utf-8', { ignoreBOM: true });
 const raw = new Map<string, Uint8Array>();
 let exact = false;
 
@@ -25,7 +31,7 @@ export function captureArguments(args: readonly string[]): string[] {
   const mine = bytes.slice(bytes.length - args.length);
   // The last N entries of the kernel's command line are the user's N arguments (Node's options come before the
   // script); check that they decode to what Node gave before trusting the alignment.
-  if (mine.some((entry, i) => new TextDecoder().decode(entry) !== args[i])) return [...args];
+  if (mine.some((entry, i) => AS_NODE.decode(entry) !== args[i])) return [...args];
   exact = true;
   return args.map((arg, i) => {
     if (isValidUtf8(mine[i]!)) return arg;
@@ -50,7 +56,7 @@ export function keyOf(arg: string): Key {
 /** A file name or other text argument: an argument captured as bytes, decoded as Node would have. */
 export function textOf(arg: string): string {
   const bytes = raw.get(arg);
-  return bytes === undefined ? arg : new TextDecoder().decode(bytes);
+  return bytes === undefined ? arg : AS_NODE.decode(bytes);
 }
 
 /** The NUL-separated entries of /proc/self/cmdline, or undefined where there is none. */

@@ -1,3 +1,5 @@
+import { lstatSync } from 'node:fs';
+import { CliError } from './errors.js';
 import { removeStaleTemps, writeTarget } from './files.js';
 import type { Interrupts } from './interrupts.js';
 import { FileLock } from './lock.js';
@@ -13,7 +15,7 @@ export interface WriterOptions {
  * Runs a read-modify-write of the filter file `path` as the only writer: resolves `path` through symbolic links to
  * the file a write must replace, takes that file's lock (waiting for another writer up to `options.wait`), removes
  * temporary files a killed writer left, and hands `use` the resolved path to read and write. The lock is released
- * when `use` settles, however it ends.
+ * when `use` settles, however it ends. A file with other hard links is refused before anything is read.
  */
 export async function withLockedFile<T>(
   path: string,
@@ -23,9 +25,29 @@ export async function withLockedFile<T>(
   const target = writeTarget(path);
   const lock = await FileLock.acquire(target, options.wait, options.interrupts);
   try {
+    refuseHardLinks(target, path);
     removeStaleTemps(target);
     return await use(target);
   } finally {
     lock.release();
+  }
+}
+
+/**
+ * A write replaces the file with a new one (atomically, by rename), which would leave the file's other hard links
+ * holding the old filter: two names that were one file would go apart silently. Such a file is a CliError before
+ * anything is read or written (a symbolic link is followed instead, so it stays one file).
+ */
+function refuseHardLinks(target: string, shownAs: string): void {
+  let links: number;
+  try {
+    links = lstatSync(target).nlink;
+  } catch {
+    return; // Not there yet: nothing to split.
+  }
+  if (links > 1) {
+    throw new CliError(
+      `${shownAs}: has ${links} hard links; writing it replaces it with a new file (atomically), which the other names would not follow: keep one name (a symbolic link is followed) or copy the file`,
+    );
   }
 }

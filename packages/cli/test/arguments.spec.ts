@@ -39,4 +39,18 @@ describe('keys on the command line are the bytes typed', () => {
     expect(bloomkit(['add', file, '--from', join(dir, 'fd.txt')], { cwd: dir }).status).toBe(0);
     expect(withRawArguments(`has '${file}' "$(printf 'a\\375')"`).status).toBe(0);
   });
+
+  it('an argument that starts with a byte order mark changes nothing for the others', () => {
+    const file = join(dir, 'bom.bf');
+    bloomkit(['create', file, '-n', '1000', '-p', '1e-9'], { cwd: dir });
+    // U+FEFF then "x": a valid argument; \xff beside it must still be taken as its byte, not refused.
+    const add = withRawArguments(`add -v '${file}' "$(printf '\\357\\273\\277x')" "$(printf '\\377')"`);
+    expect([add.status, add.stderr]).toEqual([0, '']);
+    expect(add.stdout).toEqual(
+      Buffer.concat([Buffer.from('\uFEFFx\tadded\n'), Buffer.from([0xff]), Buffer.from('\tadded\n')]),
+    );
+    expect(withRawArguments(`has '${file}' "$(printf '\\357\\273\\277x')"`).status).toBe(0);
+    expect(bloomkit(['has', file, 'x'], { cwd: dir }).status).toBe(1);
+    expect(withRawArguments(`has '${file}' "$(printf '\\376')"`).status).toBe(1);
+  });
 });

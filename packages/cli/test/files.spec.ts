@@ -2,11 +2,13 @@ import { spawnSync } from 'node:child_process';
 import {
   closeSync,
   existsSync,
+  linkSync,
   lstatSync,
   openSync,
   readdirSync,
   readFileSync,
   symlinkSync,
+  unlinkSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
@@ -85,5 +87,26 @@ describe('filter files', () => {
     const run = bloomkit(['has', file, 'x'], { cwd: dir });
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/^bloomkit: .*sparse\.bf: format version 9 is newer than this reader/);
+  });
+});
+
+describe('a filter file with hard links', () => {
+  it('is refused before anything is read or written: a write would split the names', () => {
+    const file = at('linked.bf');
+    const other = at('linked-too.bf');
+    expect(bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir }).status).toBe(0);
+    linkSync(file, other);
+    const before = readFileSync(file);
+    const add = bloomkit(['add', file, 'x'], { cwd: dir });
+    expect(add.status).toBe(2);
+    expect(add.stderr).toBe(
+      `bloomkit: ${file}: has 2 hard links; writing it replaces it with a new file (atomically), which the other names would not follow: keep one name (a symbolic link is followed) or copy the file\n`,
+    );
+    expect(readFileSync(file)).toEqual(before);
+    expect(readFileSync(other)).toEqual(before);
+    // Reading needs no lock and splits nothing.
+    expect(bloomkit(['has', other, 'x'], { cwd: dir }).status).toBe(1);
+    unlinkSync(other);
+    expect(bloomkit(['add', file, 'x'], { cwd: dir }).status).toBe(0);
   });
 });

@@ -133,7 +133,16 @@ export function readOptions<T extends object>(where: string, options: T | undefi
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new InvalidArgumentError(`${where}: ${name} must be an object, got ${describe(options)}`);
   }
-  return options;
+  // A getter that throws becomes an InvalidArgumentError naming the option, like any other bad option.
+  return new Proxy(options, {
+    get(target, key, receiver) {
+      try {
+        return Reflect.get(target, key, receiver);
+      } catch (error) {
+        throw new InvalidArgumentError(`${where}: reading ${name}.${String(key)} threw: ${String(error)}`);
+      }
+    },
+  });
 }
 
 /** An optional boolean option: undefined gives `fallback`; anything but true or false is refused. */

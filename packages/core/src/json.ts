@@ -1,4 +1,5 @@
-import { FormatError, InvalidArgumentError } from './errors.js';
+import { BloomError, FormatError, InvalidArgumentError, UnsupportedVersionError } from './errors.js';
+import { FORMAT_VERSION } from './format.js';
 import { describe } from './key.js';
 
 /**
@@ -48,16 +49,54 @@ export function fromFilterJson(where: string, json: unknown, expectedKind: strin
       throw new FormatError(`${where}: not JSON`);
     }
   }
-  const o = value as Partial<FilterJson> | null;
-  if (typeof o !== 'object' || o === null || o.format !== 'bloomkit' || typeof o.base64 !== 'string') {
-    throw new FormatError(
-      `${where}: expected { format: 'bloomkit', version, kind, base64 }, got ${describe(value)}`,
-    );
-  }
+  const o = readJsonFields(where, value);
   if (o.kind !== expectedKind) {
     throw new FormatError(`${where}: the JSON holds a ${String(o.kind)} filter, expected ${expectedKind}`);
   }
-  return decodeBase64(where, o.base64);
+  if (typeof o.version !== 'number' || !Number.isInteger(o.version) || o.version < 1) {
+    throw new FormatError(
+      `${where}: the JSON's version must be a format version (an integer from 1), got ${describe(o.version)}`,
+    );
+  }
+  if (o.version > FORMAT_VERSION) {
+    throw new UnsupportedVersionError(
+      `${where}: the JSON is of format version ${o.version}, newer than this reader (${FORMAT_VERSION}); upgrade bloomkit`,
+      o.version,
+    );
+  }
+  // Every character checked before anything is allocated for the bytes (the text is the input's real size).
+  checkBase64Characters(where, o.base64);
+  const bytes = decodeBase64(where, o.base64);
+  if (bytes.length >= 5 && bytes[4] !== o.version) {
+    throw new FormatError(`${where}: the JSON says format version ${o.version}, its bytes say ${bytes[4]}`);
+  }
+  return bytes;
+}
+
+/** The JSON form's fields, read once; a value of another shape, or one whose reads throw, is a FormatError. */
+function readJsonFields(where: string, value: unknown): FilterJson {
+  const shape = `expected { format: 'bloomkit', version, kind, base64 }, got ${describe(value)}`;
+  if (typeof value !== 'object' || value === null) throw new FormatError(`${where}: ${shape}`);
+  let fields: { format: unknown; version: unknown; kind: unknown; base64: unknown };
+  try {
+    const o = value as Record<string, unknown>;
+    fields = { format: o.format, version: o.version, kind: o.kind, base64: o.base64 };
+  } catch (error) {
+    if (error instanceof BloomError) throw error;
+    throw new FormatError(`${where}: reading the JSON's fields threw: ${String(error)}`);
+  }
+  if (fields.format !== 'bloomkit' || typeof fields.base64 !== 'string')
+    throw new FormatError(`${where}: ${shape}`);
+  return fields as FilterJson;
+}
+
+/** Every character of `text` is of the base64 alphabet or its padding: a FormatError naming the first that is not. */
+function checkBase64Characters(where: string, text: string): void {
+  const end = text.length - (text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0);
+  for (let i = 0; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 128 || DECODE[code]! < 0) throw new FormatError(`${where}: invalid base64 character at ${i}`);
+  }
 }
 
 export function encodeBase64(bytes: Uint8Array): string {

@@ -1,5 +1,5 @@
 import { crc32c } from './checksum.js';
-import { FormatError } from './errors.js';
+import { BloomError, FormatError } from './errors.js';
 import { describe } from './key.js';
 
 /**
@@ -9,11 +9,32 @@ import { describe } from './key.js';
  */
 export type ByteSource = Uint8Array | ArrayBuffer | readonly Uint8Array[];
 
-/** The source as a list of parts (views, nothing copied); anything else is refused with a FormatError. */
+/**
+ * The source as a list of parts (views of the bytes, nothing copied; the list itself is copied, so a list changed
+ * later, or one whose reads throw, cannot change what is decoded); anything else, a sparse list among them, is
+ * refused with a FormatError.
+ */
 export function toParts(input: unknown, where: string): readonly Uint8Array[] {
   if (input instanceof Uint8Array) return [input];
   if (input instanceof ArrayBuffer) return [new Uint8Array(input)];
-  if (Array.isArray(input) && input.every((part) => part instanceof Uint8Array)) return input;
+  if (Array.isArray(input)) {
+    const parts: Uint8Array[] = [];
+    try {
+      for (let i = 0; i < input.length; i++) {
+        const part: unknown = input[i];
+        if (!(part instanceof Uint8Array)) {
+          throw new FormatError(
+            `${where}: part ${i} of the input must be a Uint8Array, got ${describe(part)}`,
+          );
+        }
+        parts.push(part);
+      }
+    } catch (error) {
+      if (error instanceof BloomError) throw error;
+      throw new FormatError(`${where}: reading the input's parts threw: ${String(error)}`);
+    }
+    return parts;
+  }
   throw new FormatError(
     `${where}: input must be a Uint8Array, an ArrayBuffer or an array of Uint8Array parts, got ${describe(input)}`,
   );

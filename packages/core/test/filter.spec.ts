@@ -33,6 +33,17 @@ describe('options', () => {
     }
   });
 
+  it('a getter that throws is an InvalidArgumentError naming the option', () => {
+    const options = readOptions('F.create', {
+      get seed(): number {
+        throw new Error('boom');
+      },
+    });
+    expect(() => options.seed).toThrow(InvalidArgumentError);
+    expect(() => options.seed).toThrow('F.create: reading options.seed threw: Error: boom');
+    expect(readOptions('F.create', { seed: 5 }).seed).toBe(5);
+  });
+
   it('takes only true or false for a flag, so { verifyChecksum: 0 } cannot turn the checksum off', () => {
     expect(readFlag('F', 'options.copy', undefined, true)).toBe(true);
     expect(readFlag('F', 'options.copy', false, true)).toBe(false);

@@ -38,7 +38,26 @@ describe('parts', () => {
 
   it('refuses what is neither bytes nor a list of byte arrays', () => {
     expect(() => toParts('BLMK', 'here')).toThrow(FormatError);
-    expect(() => toParts([new Uint8Array(1), 'x'], 'here')).toThrow(/array of Uint8Array parts/);
+    expect(() => toParts([new Uint8Array(1), 'x'], 'here')).toThrow(
+      /part 1 of the input must be a Uint8Array/,
+    );
+    // A sparse list, and one whose reads throw: FormatErrors, not TypeErrors.
+    const sparse = new Array<Uint8Array>(3);
+    sparse[0] = new Uint8Array(28);
+    expect(() => toParts(sparse, 'here')).toThrow(/part 1 of the input must be a Uint8Array, got undefined/);
+    const hostile = new Proxy([new Uint8Array(1)], {
+      get(target, key) {
+        if (key === 'length') throw new Error('no length');
+        return Reflect.get(target, key);
+      },
+    });
+    expect(() => toParts(hostile, 'here')).toThrow(FormatError);
+    expect(() => toParts(hostile, 'here')).toThrow(/reading the input's parts threw: Error: no length/);
+    // The list is copied: changing it afterwards changes nothing.
+    const list = [new Uint8Array(2)];
+    const parts = toParts(list, 'here');
+    list[0] = new Uint8Array(5);
+    expect(parts[0]).toHaveLength(2);
     expect(toParts(new ArrayBuffer(3), 'here')[0]).toHaveLength(3);
   });
 });
