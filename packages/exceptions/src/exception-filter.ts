@@ -148,7 +148,9 @@ export class ExceptionFilter<F extends BloomFilter = BloomFilter> implements Blo
     const nested = payloadRange(envelope, 0, params.filterBytes);
     checkNested(exceptionsKind, nested, envelope, where);
     const maxBytes = options?.maxBytes === undefined ? {} : { maxBytes: options.maxBytes };
-    const { filter } = deserializeAny(nested, { ...read, ...maxBytes });
+    // The nested filter's own options: a time window's clock goes with it.
+    const clock = options?.clock === undefined ? {} : { clock: options.clock };
+    const { filter } = deserializeAny(nested, { ...read, ...maxBytes, ...clock });
     const rest = envelope.payloadLength - params.filterBytes;
     const entries = joinParts(exceptionsKind, payloadRange(envelope, params.filterBytes, rest));
     return new ExceptionFilter(filter, decodeEntries(entries, params.exceptionCount, where));

@@ -5,6 +5,7 @@ import { deserializeAny, fromJSONAny, kindByName } from '@bloomkit/filters';
 import { ScalableBloomFilter } from '@bloomkit/scalable';
 import { StandardBloomFilter } from '@bloomkit/standard';
 import { splitAt, urlKeys } from '@bloomkit/testkit';
+import { WindowBloomFilter } from '@bloomkit/window';
 import { describe, expect, it } from 'vitest';
 import { ExceptionFilter, exceptionsKind } from '../src/index.js';
 
@@ -230,6 +231,27 @@ describe('ExceptionFilter.from', () => {
     for (const key of keys) expect(built.has(key)).toBe(true);
     expect(() => ExceptionFilter.from([new Uint8Array(1), null as never], 0.01)).toThrow(
       'ExceptionFilter.from: keys[1] must be a string or a Uint8Array, got null',
+    );
+  });
+});
+
+describe('an exceptions filter over a time window', () => {
+  it('takes the clock its window reads, when deserialized as when created', () => {
+    let now = 1_700_000_000_000;
+    const clock = () => now;
+    const filter = ExceptionFilter.wrap(
+      WindowBloomFilter.create(100, 0.01, { duration: 60_000, clock, seed: 3 }),
+    );
+    filter.addAll(['kept', 'also kept']);
+    filter.addException('also kept');
+    const bytes = filter.serialize();
+    // Read back on the same clock: the window's keys are where they were; far past its horizon, forgotten.
+    const read = ExceptionFilter.deserialize(bytes, { clock });
+    expect([read.has('kept'), read.has('also kept')]).toEqual([true, false]);
+    now += 10 * 60_000;
+    expect(read.has('kept')).toBe(false);
+    expect(() => ExceptionFilter.deserialize(bytes, { clock: () => Number.NaN }).has('kept')).toThrow(
+      InvalidArgumentError,
     );
   });
 });

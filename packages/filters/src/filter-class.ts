@@ -9,7 +9,11 @@ export interface CreateOptions extends SeedOption {
 }
 
 /** Options of {@link FilterClass.deserialize}: `maxBytes` bounds what a chained kind may grow to after reading. */
-export type ReadOptions = DeserializeOptions & Pick<SeedOption, 'maxBytes'>;
+export type ReadOptions = DeserializeOptions &
+  Pick<SeedOption, 'maxBytes'> & {
+    /** A time window's clock (ms since the epoch; default `Date.now`), also nested in an exceptions filter; other kinds have none. */
+    readonly clock?: (() => number) | undefined;
+  };
 
 /**
  * One kind as the table holds it: the kind's class, with its format record and its statics. Every bloomkit filter
