@@ -41,9 +41,11 @@ export async function withLockedFile<T>(
 function refuseHardLinks(target: string, shownAs: string): void {
   let links: number;
   try {
-    links = lstatSync(target).nlink;
+    const stat = lstatSync(target);
+    if (!stat.isFile()) return; // Not there yet, or not a file (the reader says what it is): nothing to split.
+    links = stat.nlink;
   } catch {
-    return; // Not there yet: nothing to split.
+    return;
   }
   if (links > 1) {
     throw new CliError(

@@ -38,3 +38,4 @@ export {
 export type { ByteSource } from './parts.js';
 export { derivePositions, type Geometry, MAX_BITS } from './positions.js';
 export { capacityFor, chooseShape, type FilterShape } from './sizing.js';
+export { MAX_CLOCK_MS } from './validate.js';

@@ -80,7 +80,6 @@ export {
   checkOneOf,
   checkOpenInterval,
   keyList,
-  MAX_CLOCK_MS,
 } from './validate.js';
 /**
  * `byteLength` bytes (zeros or a copy) in a WebAssembly memory of their own, where a batch kernel can work on them,

@@ -1,5 +1,5 @@
-import { InvalidArgumentError } from '@bloomkit/core';
-import { checkClock, MAX_CLOCK_MS } from '@bloomkit/core/internal';
+import { InvalidArgumentError, MAX_CLOCK_MS } from '@bloomkit/core';
+import { checkClock } from '@bloomkit/core/internal';
 import { RedisFilterError } from './errors.js';
 
 /**

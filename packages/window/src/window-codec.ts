@@ -1,5 +1,5 @@
-import { FormatError } from '@bloomkit/core';
-import { getUint64, MAX_CLOCK_MS, setUint64 } from '@bloomkit/core/internal';
+import { FormatError, MAX_CLOCK_MS } from '@bloomkit/core';
+import { getUint64, setUint64 } from '@bloomkit/core/internal';
 import {
   keyGenerations,
   MAX_WINDOW_BITS,

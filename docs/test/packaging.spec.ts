@@ -1,0 +1,148 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// Packaging checked, not remembered: what each package's source imports is what its package.json declares (a strict
+// installer fails at run time on anything else), the changesets' fixed group is exactly the public packages, and
+// `@bloomkit/core/internal` is imported only by the packages listed here.
+
+const root = new URL('../../', import.meta.url);
+const packagesDir = new URL('packages/', root);
+
+interface Manifest {
+  readonly name: string;
+  readonly private?: boolean;
+  readonly dependencies?: Record<string, string>;
+  readonly peerDependencies?: Record<string, string>;
+  readonly devDependencies?: Record<string, string>;
+}
+
+/** The root's devDependencies: the tools every workspace package may use in its tests. */
+const workspaceTools = Object.keys(
+  (JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as Manifest).devDependencies ?? {},
+);
+
+const packages = readdirSync(packagesDir)
+  .filter(
+    (name) => statSync(new URL(`${name}/package.json`, packagesDir), { throwIfNoEntry: false }) !== undefined,
+  )
+  .map((dir) => ({
+    dir,
+    manifest: JSON.parse(readFileSync(new URL(`${dir}/package.json`, packagesDir), 'utf8')) as Manifest,
+  }));
+
+/** Every .ts file under `dir`. */
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...sources(path));
+    else if (entry.name.endsWith('.ts')) out.push(path);
+  }
+  return out;
+}
+
+/** The bare module specifiers a source file imports or re-exports (static and dynamic), with their line. */
+export function importsOf(text: string): { specifier: string; line: number }[] {
+  const out: { specifier: string; line: number }[] = [];
+  const pattern =
+    /(?:^|\s)(?:import|export)\s[^'";]*?from\s*'([^']+)'|(?:^|\s)import\s*\(\s*'([^']+)'\s*\)|^import\s+'([^']+)'/gm;
+  for (const match of text.matchAll(pattern)) {
+    const specifier = match[1] ?? match[2] ?? match[3]!;
+    if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
+    const at = match.index + match[0].indexOf(specifier);
+    out.push({ specifier, line: text.slice(0, at).split('\n').length });
+  }
+  return out;
+}
+
+/** The package a bare specifier names: `@scope/name` or `name`. */
+function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!;
+}
+
+/** Undeclared imports of one package's source: `file:line specifier` for each. */
+export function undeclaredImports(dir: string, manifest: Manifest): string[] {
+  const declared = new Set([
+    manifest.name,
+    ...Object.keys(manifest.dependencies ?? {}),
+    ...Object.keys(manifest.peerDependencies ?? {}),
+    // A private package (the test kit) is never installed from the registry: the workspace's tools serve it.
+    ...(manifest.private === true ? [...Object.keys(manifest.devDependencies ?? {}), ...workspaceTools] : []),
+  ]);
+  const out: string[] = [];
+  const src = join(packagesDir.pathname, dir, 'src');
+  for (const file of sources(src)) {
+    for (const { specifier, line } of importsOf(readFileSync(file, 'utf8'))) {
+      if (!declared.has(packageOf(specifier))) out.push(`${file.slice(src.length + 1)}:${line} ${specifier}`);
+    }
+  }
+  return out;
+}
+
+/** The packages whose source may import `@bloomkit/core/internal`: the library's own packages and tools. */
+const INTERNAL_IMPORTERS = [
+  'blocked',
+  'cli',
+  'core',
+  'counting',
+  'exceptions',
+  'partitioned',
+  'redis',
+  'scalable',
+  'standard',
+  'testkit',
+  'window',
+];
+
+describe('packaging', () => {
+  for (const { dir, manifest } of packages) {
+    it(`${manifest.name}: its source imports only what its package.json declares`, () => {
+      expect(undeclaredImports(dir, manifest)).toEqual([]);
+    });
+  }
+
+  it('finds an undeclared import, static, re-exported or dynamic, with its line', () => {
+    const text = [
+      "import { a } from './a.js';",
+      "import type { B } from '@bloomkit/partitioned';",
+      "export { c } from 'lodash/fp';",
+      "const d = await import('left-pad');",
+      "import 'side-effect';",
+      "import { e } from 'node:fs';",
+    ].join('\n');
+    expect(importsOf(text)).toEqual([
+      { specifier: '@bloomkit/partitioned', line: 2 },
+      { specifier: 'lodash/fp', line: 3 },
+      { specifier: 'left-pad', line: 4 },
+      { specifier: 'side-effect', line: 5 },
+    ]);
+  });
+
+  it("the changesets' fixed group is exactly the public packages", () => {
+    const config = JSON.parse(readFileSync(new URL('.changeset/config.json', root), 'utf8')) as {
+      fixed: string[][];
+    };
+    const published = packages
+      .filter(({ manifest }) => manifest.private !== true)
+      .map(({ manifest }) => manifest.name)
+      .sort();
+    expect(config.fixed).toHaveLength(1);
+    expect([...config.fixed[0]!].sort()).toEqual(published);
+  });
+
+  it('only the listed packages import @bloomkit/core/internal', () => {
+    const importers = packages
+      .filter(({ dir }) =>
+        sources(join(packagesDir.pathname, dir, 'src')).some((file) =>
+          importsOf(readFileSync(file, 'utf8')).some(
+            ({ specifier }) => specifier === '@bloomkit/core/internal',
+          ),
+        ),
+      )
+      .map(({ dir }) => dir)
+      .sort();
+    expect(importers.filter((dir) => !INTERNAL_IMPORTERS.includes(dir))).toEqual([]);
+  });
+});
