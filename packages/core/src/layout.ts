@@ -15,6 +15,13 @@ export interface Layout {
    * `create` searches m in these units, and the explicit constructor rounds an m up to one.
    */
   bitsUnit(hashes: number): number;
+  /**
+   * Optional: a lower bound on the m this layout needs for n keys at rate p with k positions, cheap to compute, so
+   * `chooseShape` skips each k that cannot beat the best m found so far (it must never exceed the least m whose
+   * `falsePositiveRate` is at most p, or the search could miss the smallest m). Layouts whose formula is cheap need
+   * none.
+   */
+  bitsAtLeast?(keys: number, fpr: number, hashes: number): number;
   /** The geometry of the positions (docs/FORMAT.md §5) for a valid (m, k). */
   geometry(bits: number, hashes: number): Geometry;
   /** The expected false-positive rate with m slots and k positions per key after n distinct keys. */

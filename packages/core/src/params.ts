@@ -67,9 +67,12 @@ export const BLOCK_BITS = 512;
  *
  *     p = Σ_j Pr[J = j] · (1 − (1 − 1/B)^{k·j})^k
  *
- * (Putze, Sanders & Singler, "Cache-, Hash- and Space-Efficient Bloom Filters", JEA 14, 2009, §3). The Poisson
- * terms are summed in log space from j = 0 until they are negligible (j > λ + 12·√λ + 40). Above the standard
- * rate for the same m, because block loads vary: the sizing in `chooseShape` pays for that with more bits.
+ * (Putze, Sanders & Singler, "Cache-, Hash- and Space-Efficient Bloom Filters", JEA 14, 2009, §3), summed from
+ * j = 0 until the terms are negligible (j > λ + 12·√λ + 40). The Poisson weights follow one another by a product,
+ * Pr[J = j] = Pr[J = j − 1]·λ/j, and (1 − 1/B)^{k·j} by another, so a term costs a few multiplies and a power by
+ * squaring: `chooseShape` evaluates it hundreds of times per blocked `create`. Where e^{−λ} underflows (λ > 700)
+ * the weights go in log space instead. Above the standard rate for the same m, because block loads vary: the
+ * sizing in `chooseShape` pays for that with more bits.
  */
 export function blockedFalsePositiveRate(
   m: number,
@@ -83,6 +86,32 @@ export function blockedFalsePositiveRate(
   const lambda = n / blocks;
   const perKey = k * Math.log1p(-1 / blockBits);
   const last = Math.ceil(lambda + 12 * Math.sqrt(lambda) + 40);
+  if (lambda > 700) return blockedRateInLogSpace(lambda, perKey, k, last);
+  const empty = Math.exp(perKey); // (1 − 1/B)^k: what one key leaves of a bit's chance to stay 0
+  let weight = Math.exp(-lambda); // Pr[J = 0]
+  let zero = 1; // (1 − 1/B)^{k·j}
+  let sum = 0;
+  for (let j = 0; j <= last; j++) {
+    sum += weight * powInt(1 - zero, k);
+    weight *= lambda / (j + 1);
+    zero *= empty;
+  }
+  return Math.min(1, sum);
+}
+
+/** x^k for an integer k ≥ 1, by squaring (a handful of multiplies; `**` is several times slower here). */
+function powInt(x: number, k: number): number {
+  let result = 1;
+  let base = x;
+  for (let e = k; e > 0; e >>= 1) {
+    if ((e & 1) === 1) result *= base;
+    base *= base;
+  }
+  return result;
+}
+
+/** The same sum with the Poisson weights in log space, for loads where e^{−λ} underflows. */
+function blockedRateInLogSpace(lambda: number, perKey: number, k: number, last: number): number {
   const logLambda = Math.log(lambda);
   let logTerm = -lambda; // log Pr[J = 0]
   let sum = 0;

@@ -34,7 +34,12 @@ export function chooseShape(
   checkInteger(where, 'capacity', n, 1, Number.MAX_SAFE_INTEGER);
   checkOpenInterval(where, 'fpr', p, 0, 1);
   let best: FilterShape | undefined;
-  for (let k = 1; k <= MAX_HASHES; k++) {
+  // The k most likely to win first, so that a layout's lower bound (blocked: its formula costs a Poisson sum) rules
+  // out the rest without searching them; ties keep the smallest k, as an ascending search would.
+  const order = hashOrder(n, p, layout);
+  for (const k of order) {
+    if (best !== undefined && layout.bitsAtLeast !== undefined && layout.bitsAtLeast(n, p, k) > best.bits)
+      continue;
     const unit = layout.bitsUnit(k);
     const maxUnits = Math.floor(maxBits / unit);
     if (maxUnits < 1) continue;
@@ -51,7 +56,7 @@ export function chooseShape(
       else lo = mid;
     }
     const bits = hi * unit;
-    if (best === undefined || bits < best.bits) {
+    if (best === undefined || bits < best.bits || (bits === best.bits && k < best.hashes)) {
       best = { bits, hashes: k, predictedFpr: layout.falsePositiveRate(bits, n, k) };
     }
   }
@@ -86,4 +91,13 @@ export function capacityFor(m: number, k: number, p: number, layout: Layout = st
     else hi = mid;
   }
   return lo;
+}
+
+/** k from 1 to 64, in ascending order of the layout's lower bound when it has one (else ascending). */
+function hashOrder(n: number, p: number, layout: Layout): number[] {
+  const ks = Array.from({ length: MAX_HASHES }, (_, i) => i + 1);
+  const bound = layout.bitsAtLeast;
+  if (bound === undefined) return ks;
+  const bounds = ks.map((k) => bound(n, p, k));
+  return ks.sort((a, b) => bounds[a - 1]! - bounds[b - 1]! || a - b);
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../src/errors.js';
+import { blockedLayout } from '../src/layouts/blocked.js';
 import { partitionedLayout } from '../src/layouts/partitioned.js';
 import { standardLayout } from '../src/layouts/standard.js';
 import { falsePositiveRate, MAX_HASHES, optimalBits, partitionedFalsePositiveRate } from '../src/params.js';
@@ -88,5 +89,31 @@ describe('chooseShape', () => {
     expect(chooseShape(2 ** 47, 0.5).bits).toBeLessThanOrEqual(2 ** 48);
     expect(() => chooseShape(2 ** 53 - 1, 1e-12)).toThrow(InvalidArgumentError);
     expect(capacityFor(2 ** 48, 1, 0.5)).toBeGreaterThan(2 ** 47);
+  });
+});
+
+describe('chooseShape with a layout lower bound (blocked)', () => {
+  it('gives the shape of the full search over every k, on a grid of n and p', () => {
+    // The full search: the same layout without its bound, so every k from 1 to 64 is searched in ascending order.
+    const fullSearch = { ...blockedLayout, bitsAtLeast: undefined };
+    for (const n of [1, 7, 100, 2_500, 60_000, 250_000, 1_000_000, 9_999_991]) {
+      for (const p of [0.5, 0.1, 0.01, 1e-3, 1e-4, 1e-6]) {
+        expect(chooseShape(n, p, blockedLayout), `n ${n}, p ${p}`).toEqual(chooseShape(n, p, fullSearch));
+      }
+    }
+  });
+
+  it('the bound never exceeds the least m that meets p, for any k', () => {
+    for (const n of [1, 100, 60_000, 1_000_000]) {
+      for (const p of [0.3, 0.01, 1e-4]) {
+        for (let k = 1; k <= MAX_HASHES; k += 3) {
+          const bound = blockedLayout.bitsAtLeast!(n, p, k);
+          // The largest multiple of 512 below the bound must not meet p.
+          const below = Math.floor(bound / 512) * 512;
+          if (below >= 512)
+            expect(blockedLayout.falsePositiveRate(below, n, k), `n ${n} p ${p} k ${k}`).toBeGreaterThan(p);
+        }
+      }
+    }
   });
 });
