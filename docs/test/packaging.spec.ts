@@ -43,7 +43,7 @@ function sources(dir: string): string[] {
 }
 
 /** The bare module specifiers a source file imports or re-exports (static and dynamic), with their line. */
-export function importsOf(text: string): { specifier: string; line: number }[] {
+function importsOf(text: string): { specifier: string; line: number }[] {
   const out: { specifier: string; line: number }[] = [];
   const pattern =
     /(?:^|\s)(?:import|export)\s[^'";]*?from\s*'([^']+)'|(?:^|\s)import\s*\(\s*'([^']+)'\s*\)|^import\s+'([^']+)'/gm;
@@ -63,7 +63,7 @@ function packageOf(specifier: string): string {
 }
 
 /** Undeclared imports of one package's source: `file:line specifier` for each. */
-export function undeclaredImports(dir: string, manifest: Manifest): string[] {
+function undeclaredImports(dir: string, manifest: Manifest): string[] {
   const declared = new Set([
     manifest.name,
     ...Object.keys(manifest.dependencies ?? {}),

@@ -95,7 +95,10 @@ describe('chooseShape', () => {
 describe('chooseShape with a layout lower bound (blocked)', () => {
   it('gives the shape of the full search over every k, on a grid of n and p', () => {
     // The full search: the same layout without its bound, so every k from 1 to 64 is searched in ascending order.
-    const fullSearch = { ...blockedLayout, bitsAtLeast: undefined };
+    const fullSearch: { -readonly [K in keyof typeof blockedLayout]: (typeof blockedLayout)[K] } = {
+      ...blockedLayout,
+    };
+    delete fullSearch.bitsAtLeast;
     for (const n of [1, 7, 100, 2_500, 60_000, 250_000, 1_000_000, 9_999_991]) {
       for (const p of [0.5, 0.1, 0.01, 1e-3, 1e-4, 1e-6]) {
         expect(chooseShape(n, p, blockedLayout), `n ${n}, p ${p}`).toEqual(chooseShape(n, p, fullSearch));
