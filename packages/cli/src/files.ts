@@ -87,16 +87,20 @@ export async function readFilterBytes(
   } catch (error) {
     throw inFile(path, error);
   }
+  let streamed = false;
   try {
     const stat = fstatSync(fd);
     if (stat.isDirectory()) throw new CliError(`${path}: is a directory, not a filter file`);
     if (stat.isFile()) return readSized(fd, stat.size, path);
+    streamed = true;
   } catch (error) {
     throw inFile(path, error);
   } finally {
-    if (!stdin) closeSync(fd);
+    // A stream is read through this same descriptor: closing and opening a FIFO again would leave its writer, for
+    // that moment, with no reader (EPIPE).
+    if (!stdin && !streamed) closeSync(fd);
   }
-  return readStreamed(path, interrupts);
+  return stdin ? readStdin(path, interrupts) : readStreamed(path, fd, interrupts);
 }
 
 /** A regular file's bytes, read by its size: its header checked against that size before the rest is read. */
@@ -120,32 +124,17 @@ const STREAM_CHUNK_BYTES = 2 ** 20;
  * A filter through a pipe, FIFO or device, read to its end as a stream (its size is unknown until then). The
  * descriptor is non-blocking and polled from the event loop, so the process still sees a stop signal while no writer
  * has come or no byte arrives, and then ends with a CliError. (A read or an open blocked in the thread pool would
- * keep even `process.exit` waiting.) Standard input (`-`, `/dev/stdin`) is read as the process's stdin stream.
+ * keep even `process.exit` waiting.) `fd` is the descriptor `readFilterBytes` opened, non-blocking; it is closed here.
  * Memory grows with the bytes that arrive, never with what a header claims: the header is checked once its 24 bytes
  * are in, and a stream longer than its header says, or than 1 GiB, is refused.
  */
-async function readStreamed(path: string, interrupts: Interrupts): Promise<FilterFileBytes> {
+async function readStreamed(path: string, fd: number, interrupts: Interrupts): Promise<FilterFileBytes> {
   const collected = new StreamBytes(path);
-  if (path === '-' || path === '/dev/stdin') {
-    const stdin = process.stdin[Symbol.asyncIterator]();
-    for (;;) {
-      const next = await untilStopped(stdin.next(), interrupts, path);
-      if (next.done === true) break;
-      collected.add(next.value as Uint8Array);
-    }
-    return collected.done();
-  }
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch (error) {
-    throw inFile(path, error);
-  }
+  const chunk = new Uint8Array(STREAM_CHUNK_BYTES);
   try {
     // A FIFO reads as ended (0) until its first writer opens it, and as empty (EAGAIN) while a writer is there.
     let writerCame = false;
     for (;;) {
-      const chunk = new Uint8Array(STREAM_CHUNK_BYTES);
       let n: number;
       try {
         n = readSync(fd, chunk, 0, chunk.length, null);
@@ -156,7 +145,7 @@ async function readStreamed(path: string, interrupts: Interrupts): Promise<Filte
       }
       if (n > 0) {
         writerCame = true;
-        collected.add(chunk.subarray(0, n));
+        collected.add(chunk.slice(0, n));
         continue;
       }
       if (n === 0 && writerCame) break;
@@ -164,6 +153,18 @@ async function readStreamed(path: string, interrupts: Interrupts): Promise<Filte
     }
   } finally {
     closeSync(fd);
+  }
+  return collected.done();
+}
+
+/** Standard input (`-`, `/dev/stdin`) that is not a regular file, as {@link readStreamed}: the process's stdin stream. */
+async function readStdin(path: string, interrupts: Interrupts): Promise<FilterFileBytes> {
+  const collected = new StreamBytes(path);
+  const stdin = process.stdin[Symbol.asyncIterator]();
+  for (;;) {
+    const next = await untilStopped(stdin.next(), interrupts, path);
+    if (next.done === true) break;
+    collected.add(next.value as Uint8Array);
   }
   return collected.done();
 }

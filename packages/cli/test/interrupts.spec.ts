@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ScalableBloomFilter } from '@bloomkit/scalable';
@@ -28,6 +28,28 @@ function finished(child: ReturnType<typeof startBloomkit>) {
       resolve({ status, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }),
     ),
   );
+}
+
+/** Resolves once process `pid` holds `path` open (its /proc fd table), so a signal then finds it waiting on it. */
+async function untilOpened(pid: number, path: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    let fds: string[] = [];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      // Not started yet, or gone: look again.
+    }
+    for (const fd of fds) {
+      try {
+        if (readlinkSync(`/proc/${pid}/fd/${fd}`) === path) return;
+      } catch {
+        // Closed meanwhile.
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`process ${pid} never opened ${path}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 const SIGNALS = [
@@ -109,8 +131,8 @@ describe('stop signals', () => {
         execFileSync('mkfifo', [fifo]);
         const child = startBloomkit(args[0] === 'has' ? [...args, fifo, 'x'] : [...args, fifo], dir);
         const result = finished(child);
-        // The run is blocked in its open of the FIFO (no writer ever comes): it must still see the signal.
-        await new Promise((resolve) => setTimeout(resolve, 700));
+        // Once the run has the FIFO open it waits for a writer that never comes: it must still see the signal.
+        await untilOpened(child.pid!, fifo);
         child.kill(signal);
         const { status: got, stderr } = await result;
         expect([args[0], got]).toEqual([args[0], status]);
