@@ -285,11 +285,16 @@ function breakLock(path: string, raw: string): boolean {
 
 /** The kernel's boot id (Linux): tells two boots of one machine apart. Null elsewhere. */
 function bootId(): string | null {
+  return readProcText('/proc/sys/kernel/random/boot_id', 64)?.trim() || null;
+}
+
+/** The first `most` bytes of a /proc file as text (one read: the kernel gives such a file whole), or null. */
+function readProcText(path: string, most: number): string | null {
   try {
-    const fd = openSync('/proc/sys/kernel/random/boot_id', 'r');
+    const fd = openSync(path, 'r');
     try {
-      const bytes = Buffer.alloc(64);
-      return bytes.toString('utf8', 0, readSync(fd, bytes, 0, 64, 0)).trim() || null;
+      const bytes = Buffer.alloc(most);
+      return bytes.toString('utf8', 0, readSync(fd, bytes, 0, most, 0));
     } finally {
       closeSync(fd);
     }
@@ -309,20 +314,10 @@ function pidNamespace(): string | null {
 
 /** When process `pid` started, from /proc (Linux): tells a reused process id apart. Null elsewhere. */
 function processStart(pid: number): string | null {
-  try {
-    const fd = openSync(`/proc/${pid}/stat`, 'r');
-    let stat: string;
-    try {
-      const bytes = Buffer.alloc(4096);
-      stat = bytes.toString('utf8', 0, readSync(fd, bytes, 0, bytes.length, 0));
-    } finally {
-      closeSync(fd);
-    }
-    // Field 22 (starttime), counted after the command name's closing parenthesis (the name may hold spaces).
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
-  } catch {
-    return null;
-  }
+  const stat = readProcText(`/proc/${pid}/stat`, 4096);
+  if (stat === null) return null;
+  // Field 22 (starttime), counted after the command name's closing parenthesis (the name may hold spaces).
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
 }
 
 function describe(holder: Holder): string {

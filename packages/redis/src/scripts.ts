@@ -1,3 +1,4 @@
+import { MAX_CLOCK_MS } from '@bloomkit/core';
 import { GONE_REPLY } from './errors.js';
 import { CLOCK_REPLY, READ_NOW } from './window-clock.js';
 
@@ -339,7 +340,7 @@ for j = 0, h - 1 do
   local most = g
   if j == newest then most = g - 1 end
   if keys[j] == nil or keys[j] < 0 or keys[j] > most or keys[j] % 1 ~= 0 then return redis.error_reply('BLOOMKIT_BADMETA keys:' .. j) end
-  if start[j] == nil or not (start[j] >= -562949953421312 and start[j] <= 140737488355328) or (period == 0 and start[j] ~= 0) then return redis.error_reply('BLOOMKIT_BADMETA start:' .. j) end
+  if start[j] == nil or not (start[j] >= ${-4 * MAX_CLOCK_MS} and start[j] <= ${MAX_CLOCK_MS}) or (period == 0 and start[j] ~= 0) then return redis.error_reply('BLOOMKIT_BADMETA start:' .. j) end
 end
 for a = 0, h - 2 do
   if start[(newest + a + 1) % h] > start[(newest + a) % h] then return redis.error_reply('BLOOMKIT_BADMETA start:' .. ((newest + a + 1) % h)) end
