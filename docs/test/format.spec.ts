@@ -9,6 +9,7 @@ import {
 import { CountingBloomFilter } from '@bloomkit/counting';
 import { ExceptionFilter } from '@bloomkit/exceptions';
 import { kinds } from '@bloomkit/filters';
+import { SplitBlockBloomFilter, xxh64 } from '@bloomkit/parquet';
 import { ScalableBloomFilter } from '@bloomkit/scalable';
 import { StandardBloomFilter } from '@bloomkit/standard';
 import { WindowBloomFilter } from '@bloomkit/window';
@@ -80,6 +81,20 @@ describe('docs/FORMAT.md', () => {
     expect(dump('### 6.5').length).toBe(140 * 2);
     const read = WindowBloomFilter.deserialize(Buffer.from(dump('### 6.5'), 'hex'));
     expect([read.has('hello'), read.reach().keys]).toEqual([true, 1]);
+  });
+
+  it('§6.6: the split-block file is what the code writes; its Parquet form and the §3.7 check values hold', () => {
+    const filter = SplitBlockBloomFilter.ofSize(32);
+    filter.add('hello');
+    expect(hex(filter.serialize())).toBe(dump('### 6.6'));
+    expect(dump('### 6.6').length).toBe(92 * 2);
+    expect(SplitBlockBloomFilter.deserialize(Buffer.from(dump('### 6.6'), 'hex')).has('hello')).toBe(true);
+    expect(hex(filter.toParquet())).toBe(
+      `15401c1c00001c1c00001c1c000000${dump('### 6.6').slice(0x38 * 2, 0x58 * 2)}`,
+    );
+    expect(doc).toContain(
+      `XXH64("") = \`${xxh64('').toString(16)}\`, XXH64("hello") = \`${xxh64('hello').toString(16)}\``,
+    );
   });
 
   it('§2: the table of kinds names every kind the code knows, with its id', () => {

@@ -88,6 +88,7 @@ const INTERNAL_IMPORTERS = [
   'core',
   'counting',
   'exceptions',
+  'parquet',
   'partitioned',
   'redis',
   'scalable',

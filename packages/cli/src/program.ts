@@ -9,6 +9,7 @@ import { registerCreate } from './program/create.js';
 import { registerDedup } from './program/dedup.js';
 import { registerInspectCommands } from './program/inspect.js';
 import { registerKeyCommands } from './program/keys.js';
+import { registerParquet } from './program/parquet.js';
 import { registerRedisCommands } from './program/redis.js';
 
 /** Every command, in the order `--help` lists them. */
@@ -18,6 +19,7 @@ const COMMANDS: readonly Registration[] = [
   registerDedup,
   registerRedisCommands,
   registerInspectCommands,
+  registerParquet,
 ];
 
 /** The `bloomkit` command line; `interrupts` is how its commands see a stop signal. */

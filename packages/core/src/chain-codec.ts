@@ -1,5 +1,5 @@
 import { FormatError } from './errors.js';
-import { decodeEnvelope, type Envelope, encodeEnvelopeParts } from './format.js';
+import { decodeEnvelope, type Envelope, encodeEnvelopeParts, HashAlgorithm } from './format.js';
 import type { KindRecord } from './kinds.js';
 import { type ByteSource, gatherBytes, lengthOf, sliceParts } from './parts.js';
 import { checkOneArray } from './single-filter-codec.js';
@@ -89,7 +89,13 @@ export function encodeNestedParts(
   params: Uint8Array,
   payload: readonly Uint8Array[],
 ): Uint8Array[] {
-  return encodeEnvelopeParts({ kind: kind.id, seed, params, payload });
+  return encodeEnvelopeParts({
+    kind: kind.id,
+    hashAlgorithm: kind.hashAlgorithm ?? HashAlgorithm.Murmur3x86_128,
+    seed,
+    params,
+    payload,
+  });
 }
 
 /**

@@ -40,14 +40,20 @@ export const CHECKSUM_BYTES = 4;
 /** The smallest possible envelope: header, no params, no payload, checksum. */
 export const MIN_ENVELOPE_BYTES: number = HEADER_BYTES + CHECKSUM_BYTES;
 
-/** Hash algorithms: 1 = MurmurHash3 x86_128 of the key's UTF-8 bytes with the header's seed, positions by
- * a cubic in i with four pseudo-random 64-bit coefficients (docs/FORMAT.md § 5). 0 invalid; others reserved. */
-export const HashAlgorithm = { Murmur3x86_128: 1 } as const;
+/**
+ * Hash algorithms (byte 6): 1 = MurmurHash3 x86_128 of the key's UTF-8 bytes with the header's seed, positions by
+ * a cubic in i with four pseudo-random 64-bit coefficients (docs/FORMAT.md §4, §5); 2 = XXH64 with seed 0 of a
+ * value's Parquet plain bytes, positions by the split-block rule (§3.7, kind 8 only). 0 invalid; others reserved.
+ * Each kind has one algorithm ({@link KindRecord.hashAlgorithm}); a file whose byte 6 is not its kind's is refused.
+ */
+export const HashAlgorithm = { Murmur3x86_128: 1, Xxh64: 2 } as const;
 export type HashAlgorithm = (typeof HashAlgorithm)[keyof typeof HashAlgorithm];
 
 /** What {@link encodeEnvelope} writes. */
 export interface EnvelopeSpec {
   readonly kind: number;
+  /** Byte 6; default 1 (MurmurHash3 x86_128). */
+  readonly hashAlgorithm?: HashAlgorithm;
   readonly seed: number;
   /** Kind-specific params; length a multiple of 8, at most 65528. */
   readonly params: Uint8Array;
@@ -99,7 +105,7 @@ export function encodeEnvelope(spec: EnvelopeSpec): Uint8Array {
 
 /** Writes a complete envelope into `target` at `offset`; returns the bytes written. */
 export function writeEnvelope(spec: EnvelopeSpec, target: Uint8Array, offset: number): number {
-  const head = encodeHead(spec.kind, spec.seed, spec.params, spec.payloadLength);
+  const head = encodeHead(spec, spec.payloadLength);
   const length = envelopeLength(spec.params.length, spec.payloadLength);
   target.set(head, offset);
   spec.writePayload(target, offset + head.length);
@@ -119,7 +125,7 @@ export function writeEnvelope(spec: EnvelopeSpec, target: Uint8Array, offset: nu
 export function encodeEnvelopeParts(
   spec: Omit<EnvelopeSpec, 'payloadLength' | 'writePayload'> & { readonly payload: readonly Uint8Array[] },
 ): Uint8Array[] {
-  const head = encodeHead(spec.kind, spec.seed, spec.params, lengthOf(spec.payload));
+  const head = encodeHead(spec, lengthOf(spec.payload));
   const crc = crc32cOfParts(spec.payload, crc32c(head));
   const tail = new Uint8Array(CHECKSUM_BYTES);
   new DataView(tail.buffer).setUint32(0, crc, true);
@@ -127,7 +133,11 @@ export function encodeEnvelopeParts(
 }
 
 /** The header (§1) followed by the params. */
-function encodeHead(kind: number, seed: number, params: Uint8Array, payloadLength: number): Uint8Array {
+function encodeHead(
+  spec: Pick<EnvelopeSpec, 'kind' | 'seed' | 'params' | 'hashAlgorithm'>,
+  payloadLength: number,
+): Uint8Array {
+  const { kind, seed, params } = spec;
   if (params.length % 8 !== 0 || params.length > 0xfff8) {
     throw new InvalidArgumentError(
       `encodeEnvelope: params length must be a multiple of 8 up to 65528, got ${params.length}`,
@@ -138,7 +148,7 @@ function encodeHead(kind: number, seed: number, params: Uint8Array, payloadLengt
   head.set(MAGIC, 0);
   view.setUint8(4, FORMAT_VERSION);
   view.setUint8(5, kind);
-  view.setUint8(6, HashAlgorithm.Murmur3x86_128);
+  view.setUint8(6, spec.hashAlgorithm ?? HashAlgorithm.Murmur3x86_128);
   view.setUint8(7, 0);
   view.setUint32(8, seed, true);
   view.setUint16(12, params.length, true);
@@ -243,8 +253,17 @@ export function checkEnvelopeHeader(
     );
   }
   const hashAlgorithm = view.getUint8(6);
-  if (hashAlgorithm !== HashAlgorithm.Murmur3x86_128) {
-    throw new FormatError(`${where}: hash algorithm must be 1 (MurmurHash3 x86_128), got ${hashAlgorithm}`);
+  const wanted =
+    expected === undefined ? undefined : (expected.hashAlgorithm ?? HashAlgorithm.Murmur3x86_128);
+  if (wanted !== undefined && hashAlgorithm !== wanted) {
+    throw new FormatError(
+      `${where}: hash algorithm must be ${wanted} (${ALGORITHM_NAMES[wanted]}), got ${hashAlgorithm}`,
+    );
+  }
+  if (hashAlgorithm !== HashAlgorithm.Murmur3x86_128 && hashAlgorithm !== HashAlgorithm.Xxh64) {
+    throw new FormatError(
+      `${where}: hash algorithm must be 1 (MurmurHash3 x86_128) or 2 (XXH64), got ${hashAlgorithm}`,
+    );
   }
   if (view.getUint8(7) !== 0) throw new FormatError(`${where}: flags must be 0, got ${view.getUint8(7)}`);
   const seed = view.getUint32(8, true);
@@ -290,6 +309,8 @@ export function getUint64(view: DataView, offset: number, where: string, field: 
   if (hi >= 0x200000) throw new FormatError(`${where}: ${field} must be below 2^53, got a larger value`);
   return hi * 0x100000000 + lo;
 }
+
+const ALGORITHM_NAMES: Record<number, string> = { 1: 'MurmurHash3 x86_128', 2: 'XXH64' };
 
 function hex32(n: number): string {
   return n.toString(16).padStart(8, '0');

@@ -16,6 +16,8 @@ export interface FilterHeader {
    * (`kindById`); core reads the header of any kind.
    */
   readonly kind: number;
+  /** The hash algorithm (byte 6): 1 MurmurHash3 x86_128, 2 XXH64 (the split-block kind). */
+  readonly hashAlgorithm: number;
   /** The hash seed. */
   readonly seed: number;
   /** Bytes of the kind's params block (§3). */
@@ -60,6 +62,7 @@ function headerOf(head: EnvelopeHeader, checksumVerified: boolean): FilterHeader
   return {
     version: head.version,
     kind: head.kind,
+    hashAlgorithm: head.hashAlgorithm,
     seed: head.seed,
     paramsLength: head.paramsLength,
     payloadLength: head.payloadLength,

@@ -88,3 +88,8 @@ export {
 export { newKernelBytes } from './wasm/kernel-memory.js';
 /** The window filter's batch kernel over a ring's bits in such a memory. Window. */
 export { type WindowKernel, windowKernel } from './wasm/window-instance.js';
+/**
+ * XXH64 (seed 0) of a value's bytes or a string's UTF-8, through the kernel where WebAssembly loads (with its batch
+ * window) and in JavaScript elsewhere; the Parquet split-block kind.
+ */
+export { xxh64Hasher } from './wasm/xxh64-instance.js';

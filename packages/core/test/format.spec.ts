@@ -168,7 +168,7 @@ describe('envelope', () => {
     expect(decodeEnvelope(sample(new Uint8Array(2), undefined, 200)).kind).toBe(200);
     for (const [offset, value, message] of [
       [5, 0, /filter kind must be in \[1, 255\], got 0/],
-      [6, 2, /hash algorithm must be 1/],
+      [6, 3, /hash algorithm must be 1 \(MurmurHash3 x86_128\) or 2 \(XXH64\), got 3/],
       [7, 1, /flags must be 0/],
       [14, 1, /reserved header bytes/],
       [12, 9, /params length must be a multiple of 8/],
@@ -177,6 +177,15 @@ describe('envelope', () => {
       copy[offset] = value;
       expect(() => decodeEnvelope(copy, { verifyChecksum: false })).toThrow(message);
     }
+  });
+
+  it("refuses a file whose hash algorithm is not its kind's (2, XXH64, is the split-block kind's)", () => {
+    const bytes = sample(new Uint8Array(2));
+    bytes[6] = 2;
+    expect(decodeEnvelope(bytes, { verifyChecksum: false }).hashAlgorithm).toBe(2);
+    expect(() => decodeEnvelope(bytes, { verifyChecksum: false, expectedKind: TOY_STANDARD })).toThrow(
+      /hash algorithm must be 1 \(MurmurHash3 x86_128\), got 2/,
+    );
   });
 
   it('rejects trailing bytes unless asked to allow them (nested envelopes)', () => {

@@ -19,6 +19,7 @@ describe('readHeader', () => {
     expect(header).toEqual({
       version: 1,
       kind: 4,
+      hashAlgorithm: 1,
       seed: 7,
       paramsLength: 8,
       payloadLength: 3,

@@ -22,7 +22,7 @@ export interface FilterSpec extends CreateOptions {
 export function createFilter(name: string, spec: FilterSpec): BloomFilter {
   const where = 'createFilter';
   const Class = requireKind(where, 'kind', name);
-  const { capacity, fpr, bits, hashes, counterBits, duration, ...rest } = spec;
+  const { capacity, fpr, bits, hashes, counterBits, duration, type, ...rest } = spec;
   const hasCounters = Class.kind.counterWidths.some((width) => width !== 0);
   if (counterBits !== undefined && !hasCounters) {
     throw new InvalidArgumentError(`${where}: counterBits applies to a kind with counters, not ${name}`);
@@ -30,8 +30,12 @@ export function createFilter(name: string, spec: FilterSpec): BloomFilter {
   if (duration !== undefined && Class.kind.params !== 'ring') {
     throw new InvalidArgumentError(`${where}: duration applies to a window kind, not ${name}`);
   }
+  if (type !== undefined && Class.kind.params !== 'split-block') {
+    throw new InvalidArgumentError(`${where}: type applies to the Parquet split-block kind, not ${name}`);
+  }
   const options: CreateOptions = {
     ...rest,
+    ...(type === undefined ? {} : { type }),
     ...(counterBits === undefined ? {} : { counterBits }),
     ...(duration === undefined ? {} : { duration }),
   };

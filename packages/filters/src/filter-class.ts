@@ -6,6 +6,11 @@ export interface CreateOptions extends SeedOption {
   readonly counterBits?: number;
   /** A window kind's time window, in ms (`params: 'ring'`): every key of the last `duration` is kept. */
   readonly duration?: number;
+  /**
+   * The Parquet column's physical type of a split-block kind (`params: 'split-block'`): `BYTE_ARRAY` (default),
+   * `INT32`, `INT64`, `FLOAT`, `DOUBLE`, `BOOLEAN` or `FIXED_LEN_BYTE_ARRAY`; it says how values are hashed.
+   */
+  readonly type?: string | undefined;
 }
 
 /** Options of {@link FilterClass.deserialize}: `maxBytes` bounds what a chained kind may grow to after reading. */

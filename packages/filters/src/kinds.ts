@@ -1,6 +1,7 @@
 import { BlockedBloomFilter } from '@bloomkit/blocked';
 import { type BloomFilter, InvalidArgumentError } from '@bloomkit/core';
 import { CountingBloomFilter } from '@bloomkit/counting';
+import { SplitBlockBloomFilter } from '@bloomkit/parquet';
 import { PartitionedBloomFilter } from '@bloomkit/partitioned';
 import { ScalableBloomFilter } from '@bloomkit/scalable';
 import { StandardBloomFilter } from '@bloomkit/standard';
@@ -21,6 +22,7 @@ const BUILT_IN = [
   ScalableBloomFilter,
   BlockedBloomFilter,
   WindowBloomFilter,
+  SplitBlockBloomFilter,
 ] as const;
 // (The table's type is inferred, so this package builds its declarations without isolatedDeclarations.)
 

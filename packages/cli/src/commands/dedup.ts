@@ -4,7 +4,7 @@ import type { WindowBloomFilter } from '@bloomkit/window';
 import { CapacityWatch } from '../capacity.js';
 import { CliError, EXIT } from '../errors.js';
 import { readFilterFile, writeFilterFile } from '../files.js';
-import { type AnyFilter, createFilter, type FilterSpec, kindName } from '../filters.js';
+import { type AnyFilter, createFilter, type FilterSpec, kindName, takesHashes } from '../filters.js';
 import { withInput } from '../keys.js';
 import { LineBatch } from '../line-batch.js';
 import { forEachLine, LF, NUL } from '../lines.js';
@@ -72,6 +72,12 @@ async function dedup(
   options: DedupOptions,
   writer: WriterOptions,
 ): Promise<number> {
+  if (!takesHashes(filter)) {
+    // A line past the read buffer is hashed in pieces as it streams by, which needs a kind that takes hashes.
+    throw new CliError(
+      `${state?.label ?? 'dedup'}: dedup cannot keep a ${kindName(filter)} filter (it does not take hashed lines); use another kind`,
+    );
+  }
   const out = new Output();
   const progress = new Progress(options.quiet);
   const watch = CapacityWatch.of(filter, state?.label ?? 'dedup');

@@ -1,9 +1,12 @@
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { ChecksumMismatchError } from '@bloomkit/core';
 import { EXIT } from '../errors.js';
 import { inFile, readFilterBytes } from '../files.js';
 import { type AnyFilter, decodeFilter, exceptionsOf, kindName, WindowBloomFilter } from '../filters.js';
 import type { Interrupts } from '../interrupts.js';
 import { binarySize, formatDuration, grouped } from '../units.js';
+import { runParquet } from './parquet.js';
 
 /** What `info` reports, field for field (`--json` prints this object). */
 export interface FilterInfo {
@@ -51,6 +54,9 @@ export interface FilterInfo {
 
 /** `info FILE [--json]`: exit 0, or 2 when the checksum does not match (the rest is still printed). */
 export async function runInfo(file: string, json: boolean, interrupts: Interrupts): Promise<number> {
+  // A Parquet file: its split-block filters, as `bloomkit parquet FILE` lists them.
+  if (await isParquetFile(file))
+    return runParquet(file, { column: undefined, keys: [], from: [], nul: false, json }, interrupts);
   const { header, bytes } = await readFilterBytes(file, interrupts);
   let checksum = 'ok';
   let filter: AnyFilter;
@@ -86,6 +92,23 @@ export async function runInfo(file: string, json: boolean, interrupts: Interrupt
   };
   process.stdout.write(json ? `${JSON.stringify(info, null, 2)}\n` : table(info));
   return checksum === 'ok' ? EXIT.ok : EXIT.error;
+}
+
+/** True for a regular file that begins with Parquet's magic "PAR1". */
+async function isParquetFile(file: string): Promise<boolean> {
+  try {
+    const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      if (!(await handle.stat()).isFile()) return false;
+      const head = new Uint8Array(4);
+      const { bytesRead } = await handle.read(head, 0, 4, 0);
+      return bytesRead === 4 && new TextDecoder().decode(head) === 'PAR1';
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return false;
+  }
 }
 
 /**

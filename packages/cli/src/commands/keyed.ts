@@ -34,7 +34,7 @@ export interface KeyedOperation {
    * are hashed where they lie in the read buffer. Used only for a filter that has both (not an exceptions file,
    * whose list needs the key itself).
    */
-  applyHash?(filter: AnyFilter, hash: Int32Array): boolean;
+  applyHash?(filter: HashingFilter, hash: Int32Array): boolean;
   /**
    * The answers of a batch of keys already hashed (key j's words at [4j, 4j + 4) of `hashes`, j < `count`), as
    * {@link applyHash} gives them key after key: `answers[j]` 1 for yes, 0 for no. Lines read from input go this way
@@ -104,7 +104,7 @@ async function answerKeys(
   const answerBytes = (chunk: Uint8Array, start: number, end: number): boolean => {
     if (byHash === undefined) return answer(view.of(chunk, start, end));
     hashRangeInto(chunk, start, end, filter.seed, hash);
-    return tally(byHash(filter, hash));
+    return tally(byHash(filter as HashingFilter, hash));
   };
   const yesLine = new TextEncoder().encode(`\t${operation.yes}\n`);
   const noLine = new TextEncoder().encode(`\t${operation.no}\n`);
@@ -227,7 +227,7 @@ interface Deletes {
 export const DELETE: KeyedOperation = {
   name: 'delete',
   apply: (filter, key) => (filter as AnyFilter & Deletes).delete(key),
-  applyHash: (filter, hash) => (filter as AnyFilter & Deletes).deleteHash(hash),
+  applyHash: (filter, hash) => (filter as HashingFilter & Deletes).deleteHash(hash),
   applyHashes(filter, hashes, count, answers) {
     (filter as HashingFilter & Deletes).deleteHashes(hashes, count, answers);
   },

@@ -1,0 +1,108 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bloomkit, scratchDirectory } from './support/run.js';
+
+const dir = scratchDirectory();
+const file = join(dir, 'events.parquet');
+
+describe('bloomkit parquet', () => {
+  beforeAll(async () => {
+    // Two row groups of about 3,000 urls each (DuckDB rounds a row group to 2,048-row vectors), dictionary-encoded,
+    // so DuckDB writes a filter for each column chunk.
+    const connection = await (await DuckDBInstance.create(':memory:')).connect();
+    await connection.run(
+      `COPY (SELECT 'https://example.com/' || (i // 10)::VARCHAR AS url, (i // 10)::INTEGER AS id,
+              DATE '2024-01-01' + ((i // 10) % 100)::INTEGER AS day,
+              TIMESTAMP '2024-01-01' + to_microseconds((i // 10)::BIGINT * 1000) AS at, ((i // 10) / 8.0)::DOUBLE AS score
+            FROM range(60000) t(i)) TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE 30000)`,
+    );
+    connection.closeSync();
+  });
+
+  it('prints, per value, the row groups that may hold it; exits 0 when some may, 1 when none may', () => {
+    const run = bloomkit(
+      ['parquet', file, '--column', 'url', 'https://example.com/7', 'https://example.com/4500', 'nope'],
+      { cwd: dir },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('https://example.com/7\t0\nhttps://example.com/4500\t1\nnope\t-\n');
+    expect(run.status).toBe(0);
+    const none = bloomkit(['parquet', file, '--column', 'url', 'nope', 'also-nope'], { cwd: dir });
+    expect([none.status, none.stdout]).toEqual([1, 'nope\t-\nalso-nope\t-\n']);
+  });
+
+  it('reads typed values as text: integers, dates, timestamps, doubles; from --from files and stdin', () => {
+    const typed = [
+      ['id', '42', '0'],
+      ['id', '4200', '1'],
+      ['day', '2024-01-05', '0 1'],
+      ['at', '2024-01-01 00:00:00.042', '0'],
+      ['score', '0.125', '0'],
+    ];
+    for (const [column, value, groups] of typed) {
+      const run = bloomkit(['parquet', file, '--column', column!, value!], { cwd: dir });
+      expect(run.stdout, `${column} ${value}`).toBe(`${value}\t${groups}\n`);
+    }
+    const values = Array.from({ length: 200 }, (_, i) => String(i * 37));
+    writeFileSync(join(dir, 'ids.txt'), `${values.join('\n')}\n`);
+    const fromFile = bloomkit(['parquet', file, '--column', 'id', '--from', 'ids.txt'], { cwd: dir });
+    const fromStdin = bloomkit(['parquet', file, '--column', 'id'], {
+      cwd: dir,
+      input: `${values.join('\n')}\n`,
+    });
+    expect(fromFile.stdout).toBe(fromStdin.stdout);
+    const lines = fromFile.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(200);
+    for (const [i, line] of lines.entries()) {
+      const id = i * 37;
+      // Present ids are never answered absent; absent ones (6000 and above) mostly are.
+      if (id < 6000) expect(line).not.toMatch(/\t-$/);
+    }
+    const absent = lines.filter((line, i) => i * 37 >= 6000 && line.endsWith('\t-')).length;
+    expect(absent).toBeGreaterThan(0.9 * lines.filter((_, i) => i * 37 >= 6000).length);
+  });
+
+  it("--json prints each row group's answer; without --column it lists the filters, as info does", () => {
+    const json = bloomkit(['parquet', file, '--column', 'id', '--json', '17'], { cwd: dir });
+    expect(JSON.parse(json.stdout)).toEqual({ value: '17', rowGroups: [0], answers: ['maybe', 'absent'] });
+    const list = bloomkit(['parquet', file], { cwd: dir });
+    expect(list.status).toBe(0);
+    expect(list.stdout).toMatch(/^2 row groups, 10 column chunks with a split-block filter\n/);
+    expect(list.stdout).toMatch(/\n0\turl\tBYTE_ARRAY\t4.0 KiB\t[\d.]+%\t3,\d{3}\t0.0\d+\n/);
+    const info = bloomkit(['info', file], { cwd: dir });
+    expect(info.stdout).toBe(list.stdout);
+    const listed = JSON.parse(bloomkit(['info', file, '--json'], { cwd: dir }).stdout);
+    expect(listed.columns.map((c: { name: string }) => c.name)).toEqual(['url', 'id', 'day', 'at', 'score']);
+    expect(listed.filters).toHaveLength(10);
+  });
+
+  it('refuses a value of the wrong type, an unknown column, a file that is not Parquet, and a FIFO, with exit 2', () => {
+    const bad = bloomkit(['parquet', file, '--column', 'id', 'x'], { cwd: dir });
+    expect([bad.status, bad.stderr]).toEqual([
+      2,
+      'bloomkit: parquet: column id (INT32) takes an integer, got "x"\n',
+    ]);
+    const date = bloomkit(['parquet', file, '--column', 'day', '2024-02-30'], { cwd: dir });
+    expect(date.status).toBe(2);
+    expect(date.stderr).toMatch(/column day \(DATE\) takes a date/);
+    const column = bloomkit(['parquet', file, '--column', 'nope', 'x'], { cwd: dir });
+    expect([column.status, column.stderr]).toEqual([
+      2,
+      `bloomkit: parquet: ${file} has no column 'nope' (it has url, id, day, at, score)\n`,
+    ]);
+    writeFileSync(join(dir, 'not.parquet'), 'PAR1 but not really a parquet file at all');
+    const notParquet = bloomkit(['parquet', join(dir, 'not.parquet'), '--column', 'url', 'x'], { cwd: dir });
+    expect(notParquet.status).toBe(2);
+    expect(notParquet.stderr).toMatch(/not a readable Parquet file/);
+    const fifo = join(dir, 'fifo.parquet');
+    execFileSync('mkfifo', [fifo]);
+    const fromFifo = bloomkit(['parquet', fifo], { cwd: dir });
+    expect([fromFifo.status, fromFifo.stderr]).toEqual([
+      2,
+      `bloomkit: ${fifo}: not a regular file (a Parquet file is read at offsets)\n`,
+    ]);
+  });
+});

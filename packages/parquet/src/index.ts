@@ -1,0 +1,25 @@
+export {
+  type ColumnChunkFilter,
+  openParquetFilters,
+  type ParquetColumn,
+  type ParquetFilters,
+  type ParquetSource,
+  type RowGroupAnswer,
+} from './parquet-file.js';
+export { type ParquetBloomHeader, readParquetBloomHeader } from './parquet-header.js';
+export { type ParquetValue, PHYSICAL_TYPES, type PhysicalType } from './physical-type.js';
+export {
+  MAX_BITSET_BYTES,
+  MIN_BITSET_BYTES,
+  parquetBitsetBytes,
+  splitBlockFalsePositiveRate,
+  splitBlockLayout,
+} from './sizing.js';
+export {
+  type FromParquetOptions,
+  SplitBlockBloomFilter,
+  type SplitBlockCreateOptions,
+} from './split-block-bloom-filter.js';
+export { splitBlockKind } from './split-block-codec.js';
+export { valueFromText } from './text-values.js';
+export { xxh64 } from './xxh64.js';
