@@ -8,6 +8,7 @@ import { dedupMarkdown, runDedup } from './dedup.js';
 import { exceptionsMarkdown, runExceptionsInChild } from './exceptions.js';
 import { checkGoals, goalsMarkdown } from './goals.js';
 import type { Measurement } from './job.js';
+import { parquetMarkdown, runParquetInChild } from './parquet.js';
 import { jobs, makePlan, type Plan } from './plan.js';
 import { redisMarkdown, runRedis } from './redis.js';
 import { aggregate, markdownTables, type Row } from './report.js';
@@ -23,6 +24,7 @@ const usage = () => `Usage: pnpm bench [options]
   --dedup [N]        bloomkit dedup against awk '!seen[$0]++' and sort -u on N URL lines (default 10^7)
   --scale N          one standard filter for N keys (e.g. 1e9: 1.2 GB of bits, past 2^32)
   --exceptions       has of a filter with 0 and 10^5 exceptions against the plain filter, interleaved
+  --parquet          Parquet split-block filters against hyparquet's bloom check, interleaved (10^6 URL and INT64 values)
   --scalable-memory  a scalable filter's bits over an ideal filter's for N = 10^4…3·10^6, per schedule (computed)
   --reps N           repetitions (default 5; medians and min–max ratios are reported)
   --jobs N           measurements side by side (default 1; more is faster and noisier, and is labelled)
@@ -52,6 +54,7 @@ interface Options {
   dedup: number | undefined;
   redis: boolean;
   exceptions: boolean;
+  parquet: boolean;
   scalableMemory: boolean;
   fpr: number | undefined;
   keys: string[] | undefined;
@@ -73,6 +76,7 @@ export function parseArgs(argv: readonly string[]): Options {
     dedup: undefined,
     redis: false,
     exceptions: false,
+    parquet: false,
     scalableMemory: false,
     fpr: undefined,
     keys: undefined,
@@ -96,6 +100,7 @@ export function parseArgs(argv: readonly string[]): Options {
     else if (arg === '--scale') options.scale = Number(value());
     else if (arg === '--redis') options.redis = true;
     else if (arg === '--exceptions') options.exceptions = true;
+    else if (arg === '--parquet') options.parquet = true;
     else if (arg === '--scalable-memory') options.scalableMemory = true;
     else if (arg === '--dedup') {
       const next = argv[i + 1];
@@ -216,6 +221,15 @@ export async function main(argv: readonly string[]): Promise<void> {
       exceptionsMarkdown(result),
     );
   }
+  if (options.parquet) {
+    const result = await runParquetInChild(options.reps, progress);
+    return report(
+      'parquet',
+      "Parquet split-block filters: bloomkit against hyparquet's bloom check",
+      result,
+      parquetMarkdown(result),
+    );
+  }
   if (options.scalableMemory) {
     const result = runScalableMemory();
     return report(
@@ -247,7 +261,7 @@ export async function main(argv: readonly string[]): Promise<void> {
   await runComparison(options, command);
 }
 
-/** A side report (`--redis`, `--dedup`, `--scale`, `--exceptions`, `--scalable-memory`): markdown on stdout and in NAME.md, the result in NAME.json. */
+/** A side report (`--redis`, `--dedup`, `--scale`, `--exceptions`, `--parquet`, `--scalable-memory`): markdown on stdout and in NAME.md, the result in NAME.json. */
 function writeReport(
   out: string,
   name: string,

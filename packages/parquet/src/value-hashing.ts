@@ -40,7 +40,7 @@ export function checkValue(where: string, type: PhysicalType, value: unknown): v
  * The values of `list`, checked against the column's type before anything is hashed (so a batch with a bad value
  * changes nothing); a string (one value) or a non-iterable is refused.
  */
-export function valueList(where: string, type: PhysicalType, values: unknown): ParquetValue[] {
+export function valueList(where: string, type: PhysicalType, values: unknown): readonly ParquetValue[] {
   if (
     typeof values === 'string' ||
     values == null ||
@@ -50,13 +50,12 @@ export function valueList(where: string, type: PhysicalType, values: unknown): P
       `${where}: values must be an iterable of values${typeof values === 'string' ? ', got a string (pass [value] for one value)' : `, got ${describeValue(values)}`}`,
     );
   }
-  const list: unknown[] = Array.isArray(values)
-    ? Array.prototype.slice.call(values)
-    : Array.from(values as Iterable<unknown>);
+  // An array is checked where it lies (nothing runs between the check and the use); any other iterable is read once.
+  const list: readonly unknown[] = Array.isArray(values) ? values : Array.from(values as Iterable<unknown>);
   for (let i = 0; i < list.length; i++) {
     checkValue(`${where}: values[${i}]`, type, list[i]);
   }
-  return list as ParquetValue[];
+  return list as readonly ParquetValue[];
 }
 
 const batch = hasher.batch;
@@ -66,10 +65,13 @@ const windowView =
     : new DataView(batch.window.buffer, batch.window.byteOffset, batch.window.byteLength);
 const encoder = new TextEncoder();
 
+/** Where the last {@link hashBatch} left its hashes: `out`, or the kernel's own array (read before the next batch). */
+export const hashed: { hashes: Uint32Array } = { hashes: new Uint32Array(0) };
+
 /**
- * Hashes values of a checked `list` from `start` into `out` (value j's pair at [2j, 2j + 2)), as many as one kernel
- * run takes (up to 1024, and the window's 192 KiB); returns how many (at least one). Without the kernel, or for a
- * value longer than the window, one value is hashed alone.
+ * Hashes values of a checked `list` from `start`, as many as one kernel run takes (up to 1024, and the window's
+ * 192 KiB); returns how many (at least one), value j's pair at [2j, 2j + 2) of `hashed.hashes` (the kernel's array,
+ * or `out`). Without the kernel, or for a value longer than the window, one value is hashed alone into `out`.
  */
 export function hashBatch(
   type: PhysicalType,
@@ -77,6 +79,7 @@ export function hashBatch(
   start: number,
   out: Uint32Array,
 ): number {
+  hashed.hashes = out;
   if (batch === undefined || windowView === undefined) {
     hashValue('hashBatch', type, list[start], out, 0);
     return 1;
@@ -123,7 +126,7 @@ export function hashBatch(
     return 1;
   }
   batch.run(j - start);
-  out.set(batch.hashes.subarray(0, 2 * (j - start)));
+  hashed.hashes = batch.hashes;
   return j - start;
 }
 
