@@ -297,10 +297,11 @@ export class SplitBlockBloomFilter implements BloomFilter {
 
   /** Adds every value (all checked first: a bad one changes nothing); returns how many changed the filter. */
   addAll(values: Iterable<ParquetValue>): number {
-    const list = valueList(`${NAME}.addAll`, this.type, values);
+    const where = `${NAME}.addAll`;
+    const list = valueList(where, this.type, values);
     let added = 0;
     for (let start = 0; start < list.length; ) {
-      const n = hashBatch(this.type, list, start, batchHashes());
+      const n = hashBatch(where, this.type, list, start, batchHashes());
       const hashes = hashed.hashes;
       for (let j = 0; j < n; j++) if (this.insert(hashes[2 * j]!, hashes[2 * j + 1]!)) added++;
       start += n;
@@ -310,10 +311,11 @@ export class SplitBlockBloomFilter implements BloomFilter {
 
   /** `has` of each value, hashed a batch at a time in the kernel. */
   hasMany(values: readonly ParquetValue[]): boolean[] {
-    const list = valueList(`${NAME}.hasMany`, this.type, values);
+    const where = `${NAME}.hasMany`;
+    const list = valueList(where, this.type, values, false);
     const answers = new Array<boolean>(list.length);
     for (let start = 0; start < list.length; ) {
-      const n = hashBatch(this.type, list, start, batchHashes());
+      const n = hashBatch(where, this.type, list, start, batchHashes());
       const hashes = hashed.hashes;
       for (let j = 0; j < n; j++) answers[start + j] = this.probe(hashes[2 * j]!, hashes[2 * j + 1]!);
       start += n;

@@ -37,10 +37,16 @@ export function checkValue(where: string, type: PhysicalType, value: unknown): v
 }
 
 /**
- * The values of `list`, checked against the column's type before anything is hashed (so a batch with a bad value
- * changes nothing); a string (one value) or a non-iterable is refused.
+ * The values of `list`, checked against the column's type before anything is hashed when `check` (so a batch of
+ * adds with a bad value changes nothing; a lookup, which changes nothing, leaves the check to the hashing); a
+ * string (one value) or a non-iterable is refused.
  */
-export function valueList(where: string, type: PhysicalType, values: unknown): readonly ParquetValue[] {
+export function valueList(
+  where: string,
+  type: PhysicalType,
+  values: unknown,
+  check = true,
+): readonly ParquetValue[] {
   if (
     typeof values === 'string' ||
     values == null ||
@@ -52,7 +58,7 @@ export function valueList(where: string, type: PhysicalType, values: unknown): r
   }
   // An array is checked where it lies (nothing runs between the check and the use); any other iterable is read once.
   const list: readonly unknown[] = Array.isArray(values) ? values : Array.from(values as Iterable<unknown>);
-  for (let i = 0; i < list.length; i++) {
+  for (let i = 0; check && i < list.length; i++) {
     checkValue(`${where}: values[${i}]`, type, list[i]);
   }
   return list as readonly ParquetValue[];
@@ -71,9 +77,11 @@ export const hashed: { hashes: Uint32Array } = { hashes: new Uint32Array(0) };
 /**
  * Hashes values of a checked `list` from `start`, as many as one kernel run takes (up to 1024, and the window's
  * 192 KiB); returns how many (at least one), value j's pair at [2j, 2j + 2) of `hashed.hashes` (the kernel's array,
- * or `out`). Without the kernel, or for a value longer than the window, one value is hashed alone into `out`.
+ * or `out`). Without the kernel, or for a value longer than the window, one value is hashed alone into `out`. A value
+ * of another type is an InvalidArgumentError from `where`.
  */
 export function hashBatch(
+  where: string,
   type: PhysicalType,
   list: readonly ParquetValue[],
   start: number,
@@ -81,7 +89,7 @@ export function hashBatch(
 ): number {
   hashed.hashes = out;
   if (batch === undefined || windowView === undefined) {
-    hashValue('hashBatch', type, list[start], out, 0);
+    hashValue(where, type, list[start], out, 0);
     return 1;
   }
   const { window, starts, ends } = batch;
@@ -96,6 +104,7 @@ export function hashBatch(
     let ascii = true;
     for (; j < last; j++) {
       const value = list[j]!;
+      if (typeof value !== 'string') checkByteValue(where, type, value);
       const worst = typeof value === 'string' ? value.length * 3 : (value as Uint8Array).length;
       if (at + worst > window.length) break;
       if (typeof value === 'string') {
@@ -113,16 +122,16 @@ export function hashBatch(
       ends[j - start] = at;
     }
     if (joined !== '') ascii &&= writeAscii(joined, joinedAt, window);
-    if (!ascii) return hashOneByOne(type, list, start, j, out);
+    if (!ascii) return hashOneByOne(where, type, list, start, j, out);
   } else {
     for (; j < last && at + 8 <= window.length; j++) {
       starts[j - start] = at;
-      at += writeFixedValue('hashBatch', type, list[j], windowView, at);
+      at += writeFixedValue(where, type, list[j], windowView, at);
       ends[j - start] = at;
     }
   }
   if (j === start) {
-    hashValue('hashBatch', type, list[start], out, 0);
+    hashValue(where, type, list[start], out, 0);
     return 1;
   }
   batch.run(j - start);
@@ -138,12 +147,13 @@ function writeAscii(joined: string, at: number, window: Uint8Array): boolean {
 
 /** A batch with non-ASCII text: each value hashed alone (the window's offsets were for one byte a character). */
 function hashOneByOne(
+  where: string,
   type: PhysicalType,
   list: readonly ParquetValue[],
   start: number,
   end: number,
   out: Uint32Array,
 ): number {
-  for (let j = start; j < end; j++) hashValue('hashBatch', type, list[j], out, 2 * (j - start));
+  for (let j = start; j < end; j++) hashValue(where, type, list[j], out, 2 * (j - start));
   return end - start;
 }
