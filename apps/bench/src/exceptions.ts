@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ExceptionFilter } from '@bloomkit/exceptions';
 import { StandardBloomFilter } from '@bloomkit/standard';
+import { runInChild } from './child-report.js';
 import { asLines, urlKeys } from './keys.js';
 import { median } from './timing.js';
 
@@ -50,25 +50,7 @@ export function runExceptionsInChild(
   reps: number,
   progress: (line: string) => void,
 ): Promise<ExceptionsResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CHILD, String(reps)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      err += chunk.toString('utf8');
-      const lines = err.split('\n');
-      err = lines.pop()!;
-      for (const line of lines) progress(line);
-    });
-    child.on('error', reject);
-    child.on('close', (status) => {
-      if (status === 0) resolve(JSON.parse(out) as ExceptionsResult);
-      else reject(new Error(`--exceptions: the measuring process exited with status ${status}: ${err}`));
-    });
-  });
+  return runInChild<ExceptionsResult>('--exceptions', CHILD, [String(reps)], progress);
 }
 
 export function runExceptions(reps: number, progress: (line: string) => void): ExceptionsResult {

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { BlockedBloomFilter } from '@bloomkit/blocked';
 import { hashInto, xxh64Hasher } from '@bloomkit/core/internal';
 import { SplitBlockBloomFilter } from '@bloomkit/parquet';
 import { hashParquetValue, sbbfContains } from 'hyparquet/src/bloom.js';
+import { runInChild } from './child-report.js';
 import { asLines, urlKeys } from './keys.js';
 import { median } from './timing.js';
 
@@ -138,25 +138,7 @@ export function runParquet(reps: number, progress: (line: string) => void): Parq
 
 /** {@link runParquet} in a fresh process (parquet-child.js), as every other measurement. */
 export function runParquetInChild(reps: number, progress: (line: string) => void): Promise<ParquetResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CHILD, String(reps)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      err += chunk.toString('utf8');
-      const lines = err.split('\n');
-      err = lines.pop()!;
-      for (const line of lines) progress(line);
-    });
-    child.on('error', reject);
-    child.on('close', (status) => {
-      if (status === 0) resolve(JSON.parse(out) as ParquetResult);
-      else reject(new Error(`--parquet: the measuring process exited with status ${status}: ${err}`));
-    });
-  });
+  return runInChild<ParquetResult>('--parquet', CHILD, [String(reps)], progress);
 }
 
 export function parquetMarkdown(result: ParquetResult): string {
