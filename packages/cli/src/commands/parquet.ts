@@ -109,7 +109,7 @@ async function probeValues(
         : `${text}\t${may.length === 0 ? '-' : may.join(' ')}\n`,
     );
   };
-  const valueOf = (key: Key, text: string): ParquetValue => {
+  const readValue = (key: Key, text: string): ParquetValue => {
     // A text or bytes column takes the bytes as given; any other type reads the text.
     if (column.type === 'BYTE_ARRAY' || column.type === 'FIXED_LEN_BYTE_ARRAY') return key;
     try {
@@ -121,11 +121,11 @@ async function probeValues(
   await visitKeys(
     source,
     {
-      argument: (key, text) => answer(text, valueOf(key, text)),
+      argument: (key, text) => answer(text, readValue(key, text)),
       bytes(chunk, start, end) {
         const bytes = chunk.subarray(start, end);
         const text = UTF8.decode(bytes);
-        answer(text, valueOf(bytes, text));
+        answer(text, readValue(bytes, text));
       },
     },
     interrupts,
