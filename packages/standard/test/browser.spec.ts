@@ -22,7 +22,9 @@ const PAGE = `<!doctype html>
   "@bloomkit/blocked": "/packages/blocked/dist/index.js",
   "@bloomkit/filters": "/packages/filters/dist/index.js",
   "@bloomkit/exceptions": "/packages/exceptions/dist/index.js",
-  "@bloomkit/window": "/packages/window/dist/index.js"
+  "@bloomkit/window": "/packages/window/dist/index.js",
+  "@bloomkit/parquet": "/packages/parquet/dist/index.js",
+  "hyparquet": "/packages/parquet/node_modules/hyparquet/src/index.js"
 } }
 </script>
 <script type="module">
@@ -48,10 +50,14 @@ const PAGE = `<!doctype html>
     const recent = WindowBloomFilter.create(10, 0.01);
     for (let i = 0; i < 100; i++) recent.add('w' + i);
     const window = deserializeAny(recent.serialize()).filter;
+    const parquet = createFilter('parquet', { capacity: 1000, fpr: 0.01, type: 'INT64' });
+    parquet.addAll([1n, 2n, 2 ** 40]);
+    const { xxh64 } = await import('@bloomkit/parquet');
     document.body.textContent = JSON.stringify({
       any: [any.Class.kind.name, any.filter.has('b')],
       exceptions: [exceptions.has('b'), exceptions.has(flagged), exceptions.exceptionCount],
       window: [window.has('w99'), window.add('w99'), window.add('new')],
+      parquet: [...deserializeAny(parquet.serialize()).filter.hasMany([2n, 2 ** 40, 3n]), xxh64('').toString(16)],
       has: copy.has('https://example.com/a'),
       absent: copy.has('https://example.com/zzz'),
       json: json.has('https://example.com/a'),
@@ -74,9 +80,10 @@ beforeAll(async () => {
       return;
     }
     if (
-      !/^\/packages\/(core|standard|partitioned|counting|scalable|blocked|filters|exceptions|window)\/dist\/[\w/.-]+\.js$/.test(
+      !/^\/packages\/(core|standard|partitioned|counting|scalable|blocked|filters|exceptions|window|parquet)\/dist\/[\w/.-]+\.js$/.test(
         path,
-      )
+      ) &&
+      !/^\/packages\/parquet\/node_modules\/hyparquet\/src\/[\w/.-]+\.js$/.test(path)
     ) {
       response.writeHead(404).end();
       return;
@@ -115,7 +122,7 @@ function dumpDom(url: string): Promise<string> {
 }
 
 describe('in a browser, without a bundler', () => {
-  it('an import map loads @bloomkit/standard, @bloomkit/filters, @bloomkit/exceptions and @bloomkit/window in headless Chromium, and the filters work', async () => {
+  it('an import map loads @bloomkit/standard, @bloomkit/filters, @bloomkit/exceptions, @bloomkit/window and @bloomkit/parquet (with hyparquet) in headless Chromium, and the filters work', async () => {
     const dom = await dumpDom(`http://127.0.0.1:${port}/test.html`);
     const body = /<body>([\s\S]*)<\/body>/.exec(dom)?.[1] ?? dom;
     expect(body).not.toMatch(/ERROR|pending/);
@@ -123,6 +130,7 @@ describe('in a browser, without a bundler', () => {
       any: ['blocked', true],
       exceptions: [true, false, 1],
       window: [true, false, true],
+      parquet: [true, true, false, 'ef46db3751d8e999'],
       has: true,
       absent: false,
       json: true,
