@@ -16,8 +16,8 @@ const alias = [
 ];
 
 /**
- * `pnpm test:quick` (BLOOMKIT_QUICK=1): the libraries' unit, property and golden tests at a small depth, in about a
- * minute and a half on 2 cores, for the loop of changing code. It leaves out what needs minutes or outside parts,
+ * `pnpm test:quick` (BLOOMKIT_QUICK=1): the libraries' unit, property and golden tests at a small depth, in about
+ * two minutes on 2 cores, for the loop of changing code. It leaves out what needs minutes or outside parts,
  * each for the reason given; `pnpm test` (the README's line, and CI) runs everything.
  */
 const quick = process.env.BLOOMKIT_QUICK === '1';
@@ -31,6 +31,8 @@ const SLOW_FILES: Record<string, readonly string[]> = {
   exceptions: ['test/blacklist.spec.ts', 'test/false-positive-rate.spec.ts'],
   window: ['test/stream.spec.ts', 'test/window-kernel.spec.ts'],
   scalable: ['test/scalable-bloom-filter.spec.ts'],
+  // The comparisons with DuckDB (a native engine writing and probing real Parquet files).
+  parquet: ['test/duckdb.spec.ts', 'test/parquet-file.spec.ts'],
   // The release pack (it installs every package), the test tools' installer.
   docs: ['test/release.spec.ts', 'test/test-tools.spec.ts', 'test/install.spec.ts'],
 };

@@ -1,5 +1,5 @@
 import { FormatError, InvalidArgumentError } from '@bloomkit/core';
-import { type AsyncBuffer, type FileMetaData, parquetMetadataAsync } from 'hyparquet';
+import type { AsyncBuffer, FileMetaData } from 'hyparquet';
 import { readParquetBloomHeader } from './parquet-header.js';
 import { type ParquetValue, PHYSICAL_TYPES, type PhysicalType } from './physical-type.js';
 import { SplitBlockBloomFilter } from './split-block-bloom-filter.js';
@@ -87,7 +87,8 @@ export async function openParquetFilters(
   const file = asyncBufferOf(where, source);
   let metadata: FileMetaData;
   try {
-    metadata = options?.metadata ?? (await parquetMetadataAsync(file));
+    // hyparquet is loaded on first use: the filter alone (and the table of kinds, which lists it) never loads it.
+    metadata = options?.metadata ?? (await (await import('hyparquet')).parquetMetadataAsync(file));
   } catch (error) {
     throw new FormatError(`${where}: not a readable Parquet file (${(error as Error).message})`);
   }
