@@ -18,7 +18,7 @@ import { runScale, scaleMarkdown } from './scale.js';
 
 const usage = () => `Usage: pnpm bench [options]
 
-  (no option)        quick mode: the headline goals at 10^6 and 10^5 URL keys, 5 repetitions, about 3 minutes
+  (no option)        quick mode: the headline goals at 10^6 and 10^5 URL keys, 5 repetitions, about 4 minutes
   --full             every contender, URL/cons/binary keys, 10^5 to 10^7 keys, p = 0.01 and 0.001
   --redis            bloomkit's Redis filters against SETBIT and Lua recipes on a redis-server it starts
   --dedup [N]        bloomkit dedup against awk '!seen[$0]++' and sort -u on N URL lines (default 10^7)
