@@ -15,11 +15,8 @@ export {
   splitBlockFalsePositiveRate,
   splitBlockLayout,
 } from './sizing.js';
-export {
-  type FromParquetOptions,
-  SplitBlockBloomFilter,
-  type SplitBlockCreateOptions,
-} from './split-block-bloom-filter.js';
+export { SplitBlockBloomFilter } from './split-block-bloom-filter.js';
 export { splitBlockKind } from './split-block-codec.js';
+export type { FromParquetOptions, SplitBlockCreateOptions } from './split-block-options.js';
 export { valueFromText } from './text-values.js';
 export { xxh64 } from './xxh64.js';
