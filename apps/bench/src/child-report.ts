@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 
 /**
- * Runs a side report's measurement in a fresh process (`node SCRIPT ARGS…`), as every measurement runs: the
+ * Runs a side report's measurement in a fresh process (`node [NODE_FLAGS…] SCRIPT ARGS…`), as every measurement runs: the
  * script prints its result as JSON on stdout and its progress on stderr, a line at a time, which goes to
  * `progress`. In the bench's own process, with its other modules and their heap beside it, the readers measured
  * about a third of their rate in a process of their own.
@@ -11,9 +11,12 @@ export function runInChild<T>(
   script: string,
   args: readonly string[],
   progress: (line: string) => void,
+  nodeFlags: readonly string[] = [],
 ): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeFlags, script, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => {

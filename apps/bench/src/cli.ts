@@ -8,6 +8,7 @@ import { dedupMarkdown, runDedup } from './dedup.js';
 import { exceptionsMarkdown, runExceptionsInChild } from './exceptions.js';
 import { checkGoals, goalsMarkdown } from './goals.js';
 import type { Measurement } from './job.js';
+import { liveFiltersMarkdown, runLiveFiltersInChild } from './live-filters.js';
 import { parquetMarkdown, runParquetInChild } from './parquet.js';
 import { jobs, makePlan, type Plan } from './plan.js';
 import { redisMarkdown, runRedis } from './redis.js';
@@ -26,6 +27,8 @@ const usage = () => `Usage: pnpm bench [options]
   --exceptions       has of a filter with 0 and 10^5 exceptions against the plain filter, interleaved
   --parquet          Parquet split-block filters against hyparquet's bloom check, interleaved (10^6 URL and INT64 values)
   --scalable-memory  a scalable filter's bits over an ideal filter's for N = 10^4…3·10^6, per schedule (computed)
+  --live-filters [N] N filters of 300 KB live in one process (default 30,000: about 9 GB), standard and blocked:
+                     create times as they pile up, and memory given back once they are collected
   --reps N           repetitions (default 5; medians and min–max ratios are reported)
   --jobs N           measurements side by side (default 1; more is faster and noisier, and is labelled)
   --sizes a,b        key counts instead of the plan's
@@ -56,6 +59,7 @@ interface Options {
   exceptions: boolean;
   parquet: boolean;
   scalableMemory: boolean;
+  liveFilters: number | undefined;
   fpr: number | undefined;
   keys: string[] | undefined;
   reps: number;
@@ -78,6 +82,7 @@ export function parseArgs(argv: readonly string[]): Options {
     exceptions: false,
     parquet: false,
     scalableMemory: false,
+    liveFilters: undefined,
     fpr: undefined,
     keys: undefined,
     reps: 5,
@@ -102,7 +107,10 @@ export function parseArgs(argv: readonly string[]): Options {
     else if (arg === '--exceptions') options.exceptions = true;
     else if (arg === '--parquet') options.parquet = true;
     else if (arg === '--scalable-memory') options.scalableMemory = true;
-    else if (arg === '--dedup') {
+    else if (arg === '--live-filters') {
+      const next = argv[i + 1];
+      options.liveFilters = next !== undefined && !next.startsWith('--') ? Number(value()) : 30_000;
+    } else if (arg === '--dedup') {
       const next = argv[i + 1];
       options.dedup = next !== undefined && !next.startsWith('--') ? Number(argv[++i]) : 10_000_000;
     } else if (arg === '--fpr') {
@@ -157,6 +165,16 @@ export function parseArgs(argv: readonly string[]): Options {
   }
   if (options.dedup !== undefined && !(Number.isInteger(options.dedup) && options.dedup >= 1000)) {
     throw new Error(`--dedup takes a line count of at least 1000 such as 1e7, got ${options.dedup}`);
+  }
+  if (
+    options.liveFilters !== undefined &&
+    !(
+      Number.isInteger(options.liveFilters) &&
+      options.liveFilters >= 1000 &&
+      options.liveFilters % 1000 === 0
+    )
+  ) {
+    throw new Error(`--live-filters takes a multiple of 1000 such as 30000, got ${options.liveFilters}`);
   }
   if (options.scale !== undefined && !(Number.isInteger(options.scale) && options.scale > 0)) {
     throw new Error(`--scale must be a positive integer such as 1e9, got ${options.scale}`);
@@ -229,6 +247,10 @@ export async function main(argv: readonly string[]): Promise<void> {
       result,
       parquetMarkdown(result),
     );
+  }
+  if (options.liveFilters !== undefined) {
+    const result = await runLiveFiltersInChild(options.liveFilters, progress);
+    return report('live-filters', 'bloomkit with many live filters', result, liveFiltersMarkdown(result));
   }
   if (options.scalableMemory) {
     const result = runScalableMemory();

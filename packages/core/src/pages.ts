@@ -41,7 +41,8 @@ export function allocatePages(byteLength: number, pageBytes: number): Uint8Array
 /**
  * Pages over `bytes`, given as one array or as parts whose concatenation is the bytes. With `copy` false they are
  * views when the layout allows (one array; or parts that are already page-sized, every one but the last exactly
- * `pageBytes`), else fresh copies.
+ * `pageBytes`), else fresh copies; an array of at most one page is its own page, the same object (kernel memory
+ * (wasm/kernel-arena.ts) keeps a filter's place while that object lives).
  */
 export function pagesOf(
   bytes: Uint8Array | readonly Uint8Array[],
@@ -62,6 +63,8 @@ export function pagesOf(
     }
     return pages;
   }
+  if (!copy && bytes.length > 0 && bytes.length <= pageBytes) return [bytes];
+  if (!copy && bytes.length > 0 && bytes.length <= pageBytes) return [bytes];
   const pages: Uint8Array[] = [];
   for (let start = 0; start < bytes.length || pages.length === 0; start += pageBytes) {
     const view = bytes.subarray(start, Math.min(start + pageBytes, bytes.length));

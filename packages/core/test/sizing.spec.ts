@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../src/errors.js';
+import type { Layout } from '../src/layout.js';
 import { blockedLayout } from '../src/layouts/blocked.js';
 import { partitionedLayout } from '../src/layouts/partitioned.js';
 import { standardLayout } from '../src/layouts/standard.js';
@@ -92,29 +93,46 @@ describe('chooseShape', () => {
   });
 });
 
-describe('chooseShape with a layout lower bound (blocked)', () => {
+describe.each([
+  ['standard', standardLayout],
+  ['partitioned', partitionedLayout],
+  ['blocked', blockedLayout],
+] as const)('chooseShape with a layout lower bound (%s)', (_name, layout) => {
+  // The full search: the same layout without its bound, so every k from 1 to 64 is searched in ascending order.
+  const fullSearch: { -readonly [K in keyof Layout]: Layout[K] } = { ...layout };
+  delete fullSearch.bitsAtLeast;
+
   it('gives the shape of the full search over every k, on a grid of n and p', () => {
-    // The full search: the same layout without its bound, so every k from 1 to 64 is searched in ascending order.
-    const fullSearch: { -readonly [K in keyof typeof blockedLayout]: (typeof blockedLayout)[K] } = {
-      ...blockedLayout,
-    };
-    delete fullSearch.bitsAtLeast;
     for (const n of [1, 7, 100, 2_500, 60_000, 250_000, 1_000_000, 9_999_991]) {
       for (const p of [0.5, 0.1, 0.01, 1e-3, 1e-4, 1e-6]) {
-        expect(chooseShape(n, p, blockedLayout), `n ${n}, p ${p}`).toEqual(chooseShape(n, p, fullSearch));
+        expect(chooseShape(n, p, layout), `n ${n}, p ${p}`).toEqual(chooseShape(n, p, fullSearch));
       }
     }
+  });
+
+  it('gives the shape of the full search for random n and p', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 50_000_000 }),
+        fc.double({ min: 1e-9, max: 0.6, noNaN: true }),
+        (n, p) => {
+          expect(chooseShape(n, p, layout)).toEqual(chooseShape(n, p, fullSearch));
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 
   it('the bound never exceeds the least m that meets p, for any k', () => {
     for (const n of [1, 100, 60_000, 1_000_000]) {
       for (const p of [0.3, 0.01, 1e-4]) {
         for (let k = 1; k <= MAX_HASHES; k += 3) {
-          const bound = blockedLayout.bitsAtLeast!(n, p, k);
-          // The largest multiple of 512 below the bound must not meet p.
-          const below = Math.floor(bound / 512) * 512;
-          if (below >= 512)
-            expect(blockedLayout.falsePositiveRate(below, n, k), `n ${n} p ${p} k ${k}`).toBeGreaterThan(p);
+          const bound = layout.bitsAtLeast!(n, p, k);
+          // The largest multiple of the unit below the bound must not meet p.
+          const unit = layout.bitsUnit(k);
+          const below = Math.floor(bound / unit) * unit;
+          if (below >= unit)
+            expect(layout.falsePositiveRate(below, n, k), `n ${n} p ${p} k ${k}`).toBeGreaterThan(p);
         }
       }
     }

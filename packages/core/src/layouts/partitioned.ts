@@ -11,6 +11,12 @@ import { type Geometry, MAX_BITS } from '../positions.js';
 export const partitionedLayout: Layout = {
   name: 'partitioned',
   bitsUnit: (hashes: number) => hashes,
+  /**
+   * The rate's own inverse: (1 − (1 − 1/s)^n)^k ≤ p exactly when s ≥ 1 / −expm1(log1p(−p^{1/k}) / n), and m = k·s;
+   * 0.1% less, for rounding, bounds the least m from below (tested against the full search).
+   */
+  bitsAtLeast: (keys: number, fpr: number, hashes: number) =>
+    (0.999 * hashes) / -Math.expm1(Math.log1p(-(fpr ** (1 / hashes))) / keys),
   geometry(bits: number, hashes: number): Geometry {
     const slice = bits / hashes;
     return { range: slice, stride: slice };

@@ -10,6 +10,13 @@ import { type Geometry, MAX_BITS } from '../positions.js';
 export const standardLayout: Layout = {
   name: 'standard',
   bitsUnit: () => 1,
+  /**
+   * The rate's own inverse: (1 − (1 − 1/m)^{kn})^k ≤ p exactly when m ≥ 1 / −expm1(log1p(−p^{1/k}) / (kn)); 0.1%
+   * less, for the rounding of both sides, bounds the least m from below (tested against the full search), so
+   * `chooseShape` searches the best k or two instead of all 64.
+   */
+  bitsAtLeast: (keys: number, fpr: number, hashes: number) =>
+    0.999 / -Math.expm1(Math.log1p(-(fpr ** (1 / hashes))) / (hashes * keys)),
   geometry: (bits: number): Geometry => ({ range: bits, stride: 0 }),
   falsePositiveRate,
   estimateCount(set: number, bits: number, hashes: number): number {

@@ -1,12 +1,12 @@
 ;; The blocked layout's probes and marks for a batch of keys already hashed (FORMAT.md section 5, as engine.ts's markAt
 ;; and probeAt do for a blocked one-page store, bit for bit: test/wasm/blocked-instance.spec.ts), over bits that
-;; live in this module's memory. The memory is the filter's own (imported), laid out by kernel-memory.ts:
+;; live in this module's memory. The memory is imported (kernel-memory.ts lays it out; filters may share it):
 ;;   [0, 16384)        the hashes: key j's h1..h4 at 16*j, j < n <= 1024;
 ;;   [16384, 17408)    the answers: one byte per key;
 ;;   [17408]           where the touch loop leaves the OR of the bytes it read (nothing reads it);
 ;;   [20480, 24576)    key j's block address at 20480 + 4*j, computed once per call;
-;;   [65536, ...)      the filter's bits, bit i is bit i & 7 of byte i >>> 3; a memory page is 64 KiB, so every
-;;                     64-byte block is one cache line.
+;;   [bits, ...)       the filter's bits from the offset `bits` (64-byte aligned, at least 65536), bit i
+;;                     is bit i & 7 of byte bits + (i >>> 3); so every 64-byte block is one cache line.
 ;;
 ;; Key j's block is floor(fmix32(h1 ^ h2 ^ h3 ^ h4) * blockScale) in binary64 (blockScale = blocks * 2^-32, exact), its
 ;; k positions p(i) = h1 + h2*i + h3*i^2 + h4*i^3 (mod 2^32) by forward differences, each the bit p(i) >>> shift of
@@ -18,6 +18,9 @@
 ;; the batch's cache misses are in flight together before the keys are taken in order.
 (module
   (import "filter" "memory" (memory 2))
+  ;; Where the bits of the filter at hand start in the memory (kernel-arena.ts places them, 64-byte aligned, at or
+  ;; past 65536): filters sharing a memory share an instance, and the caller sets this before each call.
+  (global $bits (export "bits") (mut i32) (i32.const 65536))
   (func $block (param $h1 i32) (param $h2 i32) (param $h3 i32) (param $h4 i32) (param $scale f64) (result i32)
     (local $x i32)
     (local.set $x (i32.xor (i32.xor (local.get $h1) (local.get $h2)) (i32.xor (local.get $h3) (local.get $h4))))
@@ -26,9 +29,9 @@
     (local.set $x (i32.xor (local.get $x) (i32.shr_u (local.get $x) (i32.const 13))))
     (local.set $x (i32.mul (local.get $x) (i32.const 0xc2b2ae35)))
     (local.set $x (i32.xor (local.get $x) (i32.shr_u (local.get $x) (i32.const 16))))
-    ;; the block's first byte: 65536 + 64 * floor(u * scale)
+    ;; the block's first byte: bits + 64 * floor(u * scale)
     (i32.add
-      (i32.const 65536)
+      (global.get $bits)
       (i32.shl
         (i32.trunc_f64_u (f64.floor (f64.mul (f64.convert_i32_u (local.get $x)) (local.get $scale))))
         (i32.const 6))))

@@ -1,39 +1,35 @@
 import { copyPagesTo } from '../pages.js';
 import { lengthOf } from '../parts.js';
+import { memoryOf, placeBytes } from './kernel-arena.js';
 import { kernelsCompile } from './kernel-modules.js';
 
 /**
- * The memory every batch kernel works in (blocked.wat and stride.wat share its first page; see their headers): the
- * batch's hashes, its answers, the kernel's own scratch, then the filter's bits from the second page on.
+ * The scratch every batch kernel works in, at the start of each kernel memory (blocked.wat and stride.wat share it;
+ * see their headers): the batch's hashes, its answers, the kernel's own scratch; filters' bits lie past it, where
+ * kernel-arena.ts places them.
  */
 const HASHES_AT = 0;
 const ANSWERS_AT = 16384;
-const BITS_AT = 65536;
-const PAGE_BYTES = 65536;
 
 /** The most keys the hashes and answers regions hold (a kernel may take fewer a call: BatchKernel.keysPerCall). */
 export const KERNEL_KEYS = 1024;
 
 /**
- * Bits from this many bytes go into a WebAssembly memory of their own (below, the JavaScript loops): there the
- * batch kernel pays, and few filters are this large (a memory costs ~40 µs to make and reserves ~10 GiB of address
- * space, of which a process has room for ~13,000; only the pages written take memory).
+ * Bits from this many bytes go into a kernel memory (below, the JavaScript loops): there the batch kernel pays.
+ * Filters up to 8 MiB share memories, so any number of them can live at once (kernel-arena.ts).
  */
 export const KERNEL_FROM_BYTES: number = 256 * 1024;
 
 /** The largest bits a memory here holds: one bit store page (2^32 bits), well inside WebAssembly's 4 GiB. */
 const KERNEL_MAX_BYTES = 2 ** 29;
 
-/** The memory each kernel-ready bits view lives in, by its buffer. */
-const memories = new WeakMap<ArrayBufferLike, WebAssembly.Memory>();
-
 /**
- * `byteLength` bytes at the start of a 64 KiB page of a WebAssembly memory of their own, after the kernel's
- * scratch: so every 64-byte block of a blocked filter is one cache line, and a kernel ({@link instantiateOver}) can
- * work on them. They hold a copy of `contents` when given (one array or parts, `byteLength` bytes in all), else
- * zeros. Undefined (the caller allocates as usual) when `byteLength` is outside [{@link KERNEL_FROM_BYTES}, 2^29]
- * or is not the length of `contents`, or the kernels do not compile here, or the memory cannot be had. The memory
- * never grows, so the view stays valid for the filter's life.
+ * `byteLength` bytes in a kernel memory (kernel-arena.ts: 64-byte aligned past the kernels' scratch, so every
+ * 64-byte block of a blocked filter is one cache line, and a kernel ({@link instantiateOver}) can work on them).
+ * They hold a copy of `contents` when given (one array or parts, `byteLength` bytes in all), else zeros. Undefined
+ * (the caller allocates as usual) when `byteLength` is outside [{@link KERNEL_FROM_BYTES}, 2^29] or is not the
+ * length of `contents`, or the kernels do not compile here, or the memory cannot be had. The view stays valid for
+ * the filter's life; its place is reused once the view itself is collected.
  */
 export function kernelBytes(
   byteLength: number,
@@ -41,16 +37,8 @@ export function kernelBytes(
 ): Uint8Array | undefined {
   if (byteLength < KERNEL_FROM_BYTES || byteLength > KERNEL_MAX_BYTES || !kernelsCompile()) return undefined;
   if (contents !== undefined && lengthOf(contents) !== byteLength) return undefined;
-  const pages = Math.ceil((BITS_AT + byteLength) / PAGE_BYTES);
-  let memory: WebAssembly.Memory;
-  try {
-    memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
-  } catch {
-    return undefined;
-  }
-  memories.set(memory.buffer, memory);
-  const view = new Uint8Array(memory.buffer, BITS_AT, byteLength);
-  if (contents !== undefined) copyContents(contents, view);
+  const view = placeBytes(byteLength);
+  if (view !== undefined && contents !== undefined) copyContents(contents, view);
   return view;
 }
 
@@ -102,9 +90,9 @@ export interface KernelEntries {
 const BIT_ENTRIES: KernelEntries = { probe: 'probe', mark: 'mark' };
 
 /**
- * `module` (a kernel of kernel-modules.ts) instantiated over the memory `bits` lie in, as a {@link BatchKernel}
- * taking at most `keysPerCall` keys a call through its `entries`, when the bits are a view {@link kernelBytes}
- * made; else undefined.
+ * `module` (a kernel of kernel-modules.ts) over the memory `bits` lie in, as a {@link BatchKernel} for them taking
+ * at most `keysPerCall` keys a call through its `entries`, when the bits are a view {@link kernelBytes} made; else
+ * undefined.
  */
 export function instantiateOver(
   module: WebAssembly.Module,
@@ -114,38 +102,69 @@ export function instantiateOver(
 ): BatchKernel | undefined {
   const instance = instanceOver(module, bits);
   if (instance === undefined) return undefined;
+  const probe = instance.exports[entries.probe] as BatchKernel['probe'];
+  const mark = instance.exports[entries.mark] as BatchKernel['mark'];
+  const { at, offset } = instance;
   return {
     hashes: instance.hashes,
     answers: instance.answers,
     keysPerCall,
-    probe: instance.exports[entries.probe] as BatchKernel['probe'],
-    mark: instance.exports[entries.mark] as BatchKernel['mark'],
+    probe(n, scale, step, k) {
+      at.value = offset;
+      return probe(n, scale, step, k);
+    },
+    mark(n, scale, step, k) {
+      at.value = offset;
+      return mark(n, scale, step, k);
+    },
   };
 }
 
-/** A kernel module instantiated over a filter's memory: its exports and the views of its hashes and answers. */
+/**
+ * A kernel module instantiated over a kernel memory, shared by the filters in it: its exports, the views of its
+ * hashes and answers, and where one filter's bits are. Set `at.value = offset` before each call for that filter.
+ */
 export interface KernelInstance {
   readonly exports: WebAssembly.Exports;
   /** Where a batch's h1..h4 go before a call: key j's at [4j, 4j + 4), j < {@link KERNEL_KEYS}. */
   readonly hashes: Int32Array;
   /** Where a call leaves one answer per key. */
   readonly answers: Uint8Array;
+  /** The module's `bits` global: where the bits of the filter a call is for start. */
+  readonly at: WebAssembly.Global;
+  /** Where this filter's bits start in the memory. */
+  readonly offset: number;
 }
 
+/** Each memory's instances, by module: one per module and memory, however many filters the memory holds. */
+const instances = new WeakMap<WebAssembly.Memory, Map<WebAssembly.Module, Omit<KernelInstance, 'offset'>>>();
+
 /**
- * `module` instantiated over the memory `bits` lie in, when they are a view {@link kernelBytes} made; else
- * undefined (also when instantiating fails).
+ * `module` instantiated over the memory `bits` lie in (once per memory and module), with their offset, when they
+ * are a view {@link kernelBytes} made; else undefined (also when instantiating fails).
  */
 export function instanceOver(module: WebAssembly.Module, bits: Uint8Array): KernelInstance | undefined {
-  const memory = memories.get(bits.buffer);
-  if (memory === undefined || bits.byteOffset !== BITS_AT) return undefined;
-  try {
-    return {
-      exports: new WebAssembly.Instance(module, { filter: { memory } }).exports,
-      hashes: new Int32Array(memory.buffer, HASHES_AT, KERNEL_KEYS * 4),
-      answers: new Uint8Array(memory.buffer, ANSWERS_AT, KERNEL_KEYS),
-    };
-  } catch {
-    return undefined;
+  const memory = memoryOf(bits);
+  if (memory === undefined) return undefined;
+  let byModule = instances.get(memory);
+  if (byModule === undefined) {
+    byModule = new Map();
+    instances.set(memory, byModule);
   }
+  let shared = byModule.get(module);
+  if (shared === undefined) {
+    try {
+      const { exports } = new WebAssembly.Instance(module, { filter: { memory } });
+      shared = {
+        exports,
+        hashes: new Int32Array(memory.buffer, HASHES_AT, KERNEL_KEYS * 4),
+        answers: new Uint8Array(memory.buffer, ANSWERS_AT, KERNEL_KEYS),
+        at: exports.bits as WebAssembly.Global,
+      };
+    } catch {
+      return undefined;
+    }
+    byModule.set(module, shared);
+  }
+  return { ...shared, offset: bits.byteOffset };
 }

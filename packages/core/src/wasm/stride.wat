@@ -2,14 +2,15 @@
 ;; as engine.ts's markAt and probeAt do on their narrow path over a one-page store, bit for bit:
 ;; test/wasm/blocked-instance.spec.ts and stride-instance.spec.ts), over bits that live in this module's memory;
 ;; and the same over the 4-, 8- or 16-bit counters of a counting filter (the counter entries at the end).
-;; The memory is the filter's own (imported), laid out by kernel-memory.ts and stride-instance.ts:
+;; The memory is imported (laid out by kernel-memory.ts and stride-instance.ts; filters may share it):
 ;;   [0, 16384)        the hashes: key j's h1..h4 at 16*j, j < n <= 1024;
 ;;   [16384, 17408)    the answers: one byte per key;
 ;;   [17408]           where the touch loops leave the OR of the bytes they read (nothing reads it);
 ;;   [20480, 24576)    probe's live keys: the indices j of the keys not yet answered 0, in order;
 ;;   [24576, 65536)    the batch's positions: mark's, key j's position i at 24576 + 4*(j*k + i), n*k <= 10240;
 ;;                     probe's, one round's at 24576 + 4*t for the live key in slot t, then the rest at once;
-;;   [65536, ...)      the filter's bits, bit i is bit i & 7 of byte i >>> 3 (or its counters: see the end).
+;;   [bits, ...)       the filter's bits from the offset `bits` (at least 65536), bit i is bit i & 7 of
+;;                     byte bits + (i >>> 3) (or its counters: see the end).
 ;;
 ;; Key j's k positions are i*stride + floor(p(i) * scale) in binary64, p(i) = h1 + h2*i + h3*i^2 + h4*i^3
 ;; (mod 2^32, unsigned) by forward differences: scale = range * 2^-32, so each offset is in [0, range); the standard
@@ -28,7 +29,10 @@
 ;; after one whose keys were more than three quarters hits does that from the start.
 (module
   (import "filter" "memory" (memory 2))
-  ;; Whether more than three quarters of the last probe's keys were hits.
+  ;; Where the bits of the filter at hand start in the memory (kernel-arena.ts places them, 64-byte aligned, at or
+  ;; past 65536): filters sharing a memory share an instance, and the caller sets this before each call.
+  (global $bits (export "bits") (mut i32) (i32.const 65536))
+  ;; Whether more than three quarters of the last probe's keys were hits (in this memory, whichever filter it was for).
   (global $mostlyHits (mut i32) (i32.const 0))
   ;; Writes the n*k positions at 24576; returns where they end.
   (func $positions (param $n i32) (param $scale f64) (param $stride i32) (param $k i32) (result i32)
@@ -68,12 +72,14 @@
   ;; not inline WebAssembly calls).
   (func $touch (param $at i32) (param $end i32) (param $shift i32)
     (local $sink i32)
+    (local $bitsAt i32)
+    (local.set $bitsAt (global.get $bits))
     (block $touched
       (loop $each
         (br_if $touched (i32.ge_u (local.get $at) (local.get $end)))
         (local.set $sink
           (i32.or (local.get $sink)
-            (i32.load8_u offset=65536 (i32.shr_u (i32.load (local.get $at)) (local.get $shift)))))
+            (i32.load8_u (i32.add (local.get $bitsAt) (i32.shr_u (i32.load (local.get $at)) (local.get $shift))))))
         (local.set $at (i32.add (local.get $at) (i32.const 4)))
         (br $each)))
     (i32.store8 (i32.const 17408) (local.get $sink)))
@@ -81,11 +87,13 @@
   ;; 4-bit counter batches by about 6% (10^6 URL keys, interleaved, both orders).
   (func $touch16 (param $at i32) (param $end i32)
     (local $sink i32)
+    (local $bitsAt i32)
+    (local.set $bitsAt (global.get $bits))
     (block $touched
       (loop $each
         (br_if $touched (i32.ge_u (local.get $at) (local.get $end)))
         (local.set $sink
-          (i32.or (local.get $sink) (i32.load8_u offset=65536 (i32.shl (i32.load (local.get $at)) (i32.const 1)))))
+          (i32.or (local.get $sink) (i32.load8_u (i32.add (local.get $bitsAt) (i32.shl (i32.load (local.get $at)) (i32.const 1))))))
         (local.set $at (i32.add (local.get $at) (i32.const 4)))
         (br $each)))
     (i32.store8 (i32.const 17408) (local.get $sink)))
@@ -93,6 +101,8 @@
     (local $j i32) (local $i i32) (local $live i32) (local $t i32) (local $kept i32) (local $q i32)
     (local $at i32) (local $last i32) (local $position i32) (local $yes i32) (local $h i32)
     (local $p i32) (local $d1 i32) (local $d2 i32) (local $d3 i32) (local $h3 i32) (local $h4 i32) (local $base i32)
+    (local $bitsAt i32)
+    (local.set $bitsAt (global.get $bits))
     ;; Every key live, and answered 1 until a clear bit drops it.
     (block $filled
       (loop $fill
@@ -142,7 +152,7 @@
                 (if
                   (i32.eqz
                     (i32.and
-                      (i32.load8_u offset=65536 (i32.shr_u (local.get $position) (i32.const 3)))
+                      (i32.load8_u (i32.add (local.get $bitsAt) (i32.shr_u (local.get $position) (i32.const 3))))
                       (i32.shl (i32.const 1) (i32.and (local.get $position) (i32.const 7)))))
                   (then (i32.store8 offset=16384 (local.get $j) (i32.const 0)))
                   (else
@@ -210,7 +220,7 @@
                 (if
                   (i32.eqz
                     (i32.and
-                      (i32.load8_u offset=65536 (i32.shr_u (local.get $position) (i32.const 3)))
+                      (i32.load8_u (i32.add (local.get $bitsAt) (i32.shr_u (local.get $position) (i32.const 3))))
                       (i32.shl (i32.const 1) (i32.and (local.get $position) (i32.const 7)))))
                   (then
                     (local.set $yes (i32.const 0))
@@ -228,6 +238,8 @@
   (func (export "mark") (param $n i32) (param $scale f64) (param $stride i32) (param $k i32) (result i32)
     (local $j i32) (local $at i32) (local $last i32) (local $position i32) (local $byte i32) (local $old i32)
     (local $mask i32) (local $fresh i32) (local $added i32)
+    (local $bitsAt i32)
+    (local.set $bitsAt (global.get $bits))
     (call $touch (i32.const 24576)
       (call $positions (local.get $n) (local.get $scale) (local.get $stride) (local.get $k))
       (i32.const 3))
@@ -243,8 +255,8 @@
             (local.set $position (i32.load (local.get $at)))
             (local.set $byte (i32.shr_u (local.get $position) (i32.const 3)))
             (local.set $mask (i32.shl (i32.const 1) (i32.and (local.get $position) (i32.const 7))))
-            (local.set $old (i32.load8_u offset=65536 (local.get $byte)))
-            (i32.store8 offset=65536 (local.get $byte) (i32.or (local.get $old) (local.get $mask)))
+            (local.set $old (i32.load8_u (i32.add (local.get $bitsAt) (local.get $byte))))
+            (i32.store8 (i32.add (local.get $bitsAt) (local.get $byte)) (i32.or (local.get $old) (local.get $mask)))
             (local.set $fresh (i32.or (local.get $fresh) (i32.and (i32.xor (local.get $old) (i32.const -1)) (local.get $mask))))
             (local.set $at (i32.add (local.get $at) (i32.const 4)))
             (br $bits)))
@@ -265,6 +277,8 @@
     (param $add i32) (result i32)
     (local $j i32) (local $at i32) (local $last i32) (local $position i32) (local $byte i32) (local $old i32)
     (local $shift i32) (local $max i32) (local $value i32) (local $empty i32) (local $total i32) (local $nibbles i32)
+    (local $bitsAt i32)
+    (local.set $bitsAt (global.get $bits))
     (local.set $nibbles (i32.eq (local.get $width) (i32.const 4)))
     (local.set $max (select (i32.const 15) (i32.const 255) (local.get $nibbles)))
     (call $touch (i32.const 24576)
@@ -283,12 +297,12 @@
             (local.set $byte (i32.shr_u (local.get $position) (local.get $nibbles)))
             (local.set $shift
               (i32.shl (i32.and (local.get $position) (local.get $nibbles)) (i32.const 2)))
-            (local.set $old (i32.load8_u offset=65536 (local.get $byte)))
+            (local.set $old (i32.load8_u (i32.add (local.get $bitsAt) (local.get $byte))))
             (local.set $value (i32.and (i32.shr_u (local.get $old) (local.get $shift)) (local.get $max)))
             (local.set $empty (i32.or (local.get $empty) (i32.eqz (local.get $value))))
             (if (i32.and (local.get $add) (i32.ne (local.get $value) (local.get $max)))
               (then
-                (i32.store8 offset=65536 (local.get $byte)
+                (i32.store8 (i32.add (local.get $bitsAt) (local.get $byte))
                   (i32.add (local.get $old) (i32.shl (i32.const 1) (local.get $shift))))))
             (local.set $at (i32.add (local.get $at) (i32.const 4)))
             (br $each)))
@@ -305,6 +319,8 @@
     (result i32)
     (local $j i32) (local $at i32) (local $last i32) (local $byte i32) (local $value i32) (local $empty i32)
     (local $total i32)
+    (local $bitsAt i32)
+    (local.set $bitsAt (global.get $bits))
     (call $touch16 (i32.const 24576)
       (call $positions (local.get $n) (local.get $scale) (local.get $stride) (local.get $k)))
     (local.set $at (i32.const 24576))
@@ -317,11 +333,11 @@
           (loop $each
             (br_if $countersDone (i32.ge_u (local.get $at) (local.get $last)))
             (local.set $byte (i32.shl (i32.load (local.get $at)) (i32.const 1)))
-            (local.set $value (i32.load16_u offset=65536 (local.get $byte)))
+            (local.set $value (i32.load16_u (i32.add (local.get $bitsAt) (local.get $byte))))
             (local.set $empty (i32.or (local.get $empty) (i32.eqz (local.get $value))))
             (if (i32.and (local.get $add) (i32.ne (local.get $value) (i32.const 65535)))
               (then
-                (i32.store16 offset=65536 (local.get $byte) (i32.add (local.get $value) (i32.const 1)))))
+                (i32.store16 (i32.add (local.get $bitsAt) (local.get $byte)) (i32.add (local.get $value) (i32.const 1)))))
             (local.set $at (i32.add (local.get $at) (i32.const 4)))
             (br $each)))
         (local.set $empty (i32.xor (local.get $empty) (i32.eqz (local.get $add))))

@@ -39,11 +39,20 @@ export function windowKernel(bits: Uint8Array): WindowKernel | undefined {
   if (module === null) return undefined;
   const instance = instanceOver(module, bits);
   if (instance === undefined) return undefined;
+  const probe = instance.exports.probe as WindowKernel['probe'];
+  const mark = instance.exports.mark as WindowKernel['mark'];
+  const { at, offset } = instance;
   return {
     hashes: instance.hashes,
     answers: instance.answers,
     keysPerCall: KERNEL_KEYS,
-    probe: instance.exports.probe as WindowKernel['probe'],
-    mark: instance.exports.mark as WindowKernel['mark'],
+    probe(n, scale, sliceBits, slices, k, newest) {
+      at.value = offset;
+      return probe(n, scale, sliceBits, slices, k, newest);
+    },
+    mark(n, scale, sliceBits, slices, k, newest, room) {
+      at.value = offset;
+      return mark(n, scale, sliceBits, slices, k, newest, room);
+    },
   };
 }

@@ -3,10 +3,11 @@
 ;; h3*j^2 + h4*j^3 (mod 2^32) for the slice's physical index j: FORMAT.md section 5 with k + l positions of range s),
 ;; as WindowBloomFilter's JavaScript loops answer them, bit for bit (test/wasm/window-instance.spec.ts against the
 ;; definition; window's test/window-bloom-filter.spec.ts against those loops), over bits that live in this module's
-;; memory. The memory is the filter's own (imported), laid out by kernel-memory.ts:
+;; memory. The memory is imported (kernel-memory.ts lays it out; filters may share it):
 ;;   [0, 16384)        the hashes: key j's h1..h4 at 16*j, j < n <= 1024;
 ;;   [16384, 17408)    the answers: one byte per key;
-;;   [65536, ...)      the ring's bits, slice j at bits [j*s, (j + 1)*s), bit i is bit i & 7 of byte i >>> 3.
+;;   [bits, ...)       the ring's bits from the offset `bits` (at least 65536), slice j at bits
+;;                     [j*s, (j + 1)*s), bit i is bit i & 7 of byte bits + (i >>> 3).
 ;;
 ;; The slice of age a (0 the newest) is physical slice (newest + a) mod (k + l). A key is present when k slices of
 ;; consecutive ages all hold its bit: every such run crosses one of the ages k - 1, 2k - 1, ..., so those are read
@@ -23,6 +24,9 @@
 ;; Returns how many keys it took.
 (module
   (import "filter" "memory" (memory 2))
+  ;; Where the bits of the filter at hand start in the memory (kernel-arena.ts places them, 64-byte aligned, at or
+  ;; past 65536): filters sharing a memory share an instance, and the caller sets this before each call.
+  (global $bits (export "bits") (mut i32) (i32.const 65536))
   ;; Scratch of the key being looked at: its h1..h4 and the ring's shape.
   (global $h1 (mut i32) (i32.const 0))
   (global $h2 (mut i32) (i32.const 0))
@@ -32,6 +36,8 @@
   (func $bitAt (param $age i32) (param $before i32) (param $known i32) (param $scale f64) (param $s i32)
     (param $slices i32) (param $newest i32) (result i32)
     (local $j i32) (local $p i32) (local $position i32)
+    (local $bitsAt i32)
+    (local.set $bitsAt (global.get $bits))
     (if (i32.lt_u (local.get $age) (local.get $known))
       (then (return (i32.and (i32.shr_u (local.get $before) (local.get $age)) (i32.const 1)))))
     (local.set $j (i32.add (local.get $newest) (local.get $age)))
@@ -46,7 +52,7 @@
       (i32.add (i32.mul (local.get $j) (local.get $s))
         (i32.trunc_f64_u (f64.floor (f64.mul (f64.convert_i32_u (local.get $p)) (local.get $scale))))))
     (i32.and
-      (i32.shr_u (i32.load8_u offset=65536 (i32.shr_u (local.get $position) (i32.const 3)))
+      (i32.shr_u (i32.load8_u (i32.add (local.get $bitsAt) (i32.shr_u (local.get $position) (i32.const 3))))
         (i32.and (local.get $position) (i32.const 7)))
       (i32.const 1)))
   ;; 1 when k slices of consecutive ages hold the key's bit. Every run of k crosses one of the ages k - 1, 2k - 1,
@@ -117,6 +123,8 @@
     (param $newest i32) (param $room i32) (result i32)
     (local $j i32) (local $counted i32) (local $age i32) (local $before i32) (local $all i32) (local $slice i32)
     (local $p i32) (local $position i32) (local $at i32) (local $byte i32)
+    (local $bitsAt i32)
+    (local.set $bitsAt (global.get $bits))
     (local.set $all
       (if (result i32) (i32.eq (local.get $k) (i32.const 32))
         (then (i32.const -1))
@@ -144,13 +152,13 @@
               (i32.add (i32.mul (local.get $slice) (local.get $s))
                 (i32.trunc_f64_u (f64.floor (f64.mul (f64.convert_i32_u (local.get $p)) (local.get $scale))))))
             (local.set $at (i32.shr_u (local.get $position) (i32.const 3)))
-            (local.set $byte (i32.load8_u offset=65536 (local.get $at)))
+            (local.set $byte (i32.load8_u (i32.add (local.get $bitsAt) (local.get $at))))
             (local.set $before
               (i32.or (local.get $before)
                 (i32.shl
                   (i32.and (i32.shr_u (local.get $byte) (i32.and (local.get $position) (i32.const 7))) (i32.const 1))
                   (local.get $age))))
-            (i32.store8 offset=65536 (local.get $at)
+            (i32.store8 (i32.add (local.get $bitsAt) (local.get $at))
               (i32.or (local.get $byte) (i32.shl (i32.const 1) (i32.and (local.get $position) (i32.const 7)))))
             (local.set $age (i32.add (local.get $age) (i32.const 1)))
             (local.set $slice (i32.add (local.get $slice) (i32.const 1)))

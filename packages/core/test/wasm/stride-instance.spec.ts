@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { KERNEL_FROM_BYTES, kernelBytes } from '../../src/wasm/kernel-memory.js';
 import { counterKernel, strideKernel } from '../../src/wasm/stride-instance.js';
 import { hashesOf, onJavaScript } from '../support/batches.js';
+import { inKernelMemory } from '../support/kernel-place.js';
 import { ToyCountingFilter } from '../support/toy-filter.js';
 
 // The standard and partitioned kernels' answers and bits against the JavaScript loops and add/has key by key are
@@ -116,7 +117,7 @@ describe('counterKernel: the counting filter batch kernel (4-, 8- and 16-bit cou
             const kernel = new ToyCountingFilter({ bits, hashes, seed, counterBits });
             const loops = new ToyCountingFilter({ bits, hashes, seed, counterBits });
             const single = new ToyCountingFilter({ bits, hashes, seed, counterBits });
-            expect(kernel.payloadParts()[0]!.byteOffset % 65536).toBe(0);
+            expect(inKernelMemory(kernel.payloadParts()[0]!)).toBe(true);
             const fresh = keys.filter((k) => single.add(k)).length;
             expect(kernel.addAll(keys)).toBe(fresh);
             expect(onJavaScript(() => loops.addAll(keys))).toBe(fresh);
@@ -171,15 +172,17 @@ describe('counterKernel: the counting filter batch kernel (4-, 8- and 16-bit cou
     expect(counterKernel(bytes, 7, 16)!.keysPerCall).toBe(1024);
     expect(counterKernel(bytes, 7, 2)).toBeUndefined();
     expect(counterKernel(new Uint8Array(KERNEL_FROM_BYTES), 7, 4)).toBeUndefined();
-    // A kernel memory's buffer holds its 64 KiB of scratch before the counters; a plain array's is the counters.
-    const bufferBytes = (filter: ToyCountingFilter) => filter.payloadParts()[0]!.buffer.byteLength;
-    expect(
-      bufferBytes(new ToyCountingFilter({ bits: 2 * KERNEL_FROM_BYTES, hashes: 7, counterBits: 4 })),
-    ).toBe(65536 + KERNEL_FROM_BYTES);
-    expect(bufferBytes(new ToyCountingFilter({ bits: KERNEL_FROM_BYTES, hashes: 7, counterBits: 16 }))).toBe(
-      65536 + 2 * KERNEL_FROM_BYTES,
-    );
-    expect(bufferBytes(new ToyCountingFilter({ bits: 1000, hashes: 7, counterBits: 16 }))).toBe(2000);
-    expect(bufferBytes(new ToyCountingFilter({ bits: 1000, hashes: 7, counterBits: 4 }))).toBe(500);
+    // From 256 KiB the counters are in a kernel memory (kernel-arena.ts); below, a plain array of their own.
+    const counters = (bits: number, counterBits: 4 | 16) =>
+      new ToyCountingFilter({ bits, hashes: 7, counterBits }).payloadParts()[0]!;
+    for (const [bits, width, length] of [
+      [2 * KERNEL_FROM_BYTES, 4, KERNEL_FROM_BYTES],
+      [KERNEL_FROM_BYTES, 16, 2 * KERNEL_FROM_BYTES],
+    ] as const) {
+      const view = counters(bits, width);
+      expect([view.length, inKernelMemory(view)]).toEqual([length, true]);
+    }
+    expect(counters(1000, 16).buffer.byteLength).toBe(2000);
+    expect(counters(1000, 4).buffer.byteLength).toBe(500);
   });
 });
