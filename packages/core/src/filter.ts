@@ -58,7 +58,8 @@ export interface BloomFilter {
   /**
    * The same bytes as {@link serialize}, as a list of parts to write one after another: for files of any size.
    * The payload parts are views of the filter's own storage, not copies: write them before the filter next
-   * changes.
+   * changes. From 256 KiB a filter's storage shares its `ArrayBuffer` with other filters': write each part by its
+   * `byteOffset` and `length` (as `fs.writeSync(fd, part)` does), never its whole `buffer`.
    */
   serializeParts(): Uint8Array[];
   /**
