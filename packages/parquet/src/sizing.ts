@@ -103,3 +103,17 @@ export const splitBlockLayout: Layout = {
   },
   maxBits: MAX_BITSET_BYTES * 8,
 };
+
+/** Checks a bitset size in bytes: a power of two in [32, 2^27] (InvalidArgumentError naming `numBytes`). */
+export function checkBitsetBytes(where: string, numBytes: number): void {
+  if (
+    !Number.isInteger(numBytes) ||
+    numBytes < MIN_BITSET_BYTES ||
+    numBytes > MAX_BITSET_BYTES ||
+    (numBytes & (numBytes - 1)) !== 0
+  ) {
+    throw new InvalidArgumentError(
+      `${where}: numBytes must be a power of two in [32, 134217728], got ${String(numBytes)}`,
+    );
+  }
+}

@@ -122,3 +122,14 @@ export function wordsOfParts(parts: readonly Uint8Array[], length: number): Uint
   }
   return wordsOf(bytes);
 }
+
+/**
+ * The mean over blocks of (set bits / 256)^8: the chance that a value never added finds its bit set in all eight
+ * words of a block it picks uniformly (as arrow-rs estimates a filter's rate).
+ */
+export function meanBlockRate(words: Uint32Array): number {
+  const blocks = words.length / 8;
+  let sum = 0;
+  for (let block = 0; block < blocks; block++) sum += (setBits(words, 8 * block, 8 * block + 8) / 256) ** 8;
+  return sum / blocks;
+}

@@ -10,11 +10,8 @@ import {
 } from '@bloomkit/core';
 import {
   checkAllocation,
-  decodeChain,
-  encodeNestedParts,
   fromFilterJson,
   joinParts,
-  readDeserializeOptions,
   readOptions,
   toFilterJson,
 } from '@bloomkit/core/internal';
@@ -23,13 +20,17 @@ import { type ParquetValue, PHYSICAL_TYPES, type PhysicalType, physicalTypeCode 
 import {
   BLOCK_BYTES,
   bitsetBytesForRate,
+  checkBitsetBytes,
   checkRate,
-  MAX_BITSET_BYTES,
-  MIN_BITSET_BYTES,
   parquetBitsetBytes,
   splitBlockLayout,
 } from './sizing.js';
-import { readParams, splitBlockKind, writeParams } from './split-block-codec.js';
+import {
+  decodeSplitBlock,
+  encodeSplitBlockParts,
+  type SplitBlockState,
+  splitBlockKind,
+} from './split-block-codec.js';
 import { hashBatch, hashed, hashValue, valueList } from './value-hashing.js';
 
 const NAME = 'SplitBlockBloomFilter';
@@ -40,10 +41,10 @@ import {
   halves,
   hasValueBits,
   LITTLE_ENDIAN,
+  meanBlockRate,
   setBits,
   setValueBits,
   wordsOf,
-  wordsOfParts,
 } from './split-block-bits.js';
 import type { FromParquetOptions, SplitBlockCreateOptions } from './split-block-options.js';
 
@@ -87,16 +88,7 @@ export class SplitBlockBloomFilter implements BloomFilter {
   private readonly mask: number;
   private readonly hash = new Uint32Array(2);
 
-  private constructor(
-    state: {
-      readonly type: PhysicalType;
-      readonly words: Uint32Array;
-      readonly count: number;
-      readonly capacity: number | undefined;
-      readonly fpr: number | undefined;
-    },
-    inPlace?: Uint8Array,
-  ) {
+  private constructor(state: SplitBlockState, inPlace?: Uint8Array) {
     this.type = state.type;
     this.words = state.words;
     this.blocks = state.words.length / 8;
@@ -164,16 +156,7 @@ export class SplitBlockBloomFilter implements BloomFilter {
     fpr: number | undefined,
   ): SplitBlockBloomFilter {
     const code = physicalTypeCode(where, 'type', type ?? 'BYTE_ARRAY');
-    if (
-      !Number.isInteger(numBytes) ||
-      numBytes < MIN_BITSET_BYTES ||
-      numBytes > MAX_BITSET_BYTES ||
-      (numBytes & (numBytes - 1)) !== 0
-    ) {
-      throw new InvalidArgumentError(
-        `${where}: numBytes must be a power of two in [32, 134217728], got ${String(numBytes)}`,
-      );
-    }
+    checkBitsetBytes(where, numBytes);
     checkAllocation(where, numBytes, maxBytes);
     return new SplitBlockBloomFilter({
       type: PHYSICAL_TYPES[code]!,
@@ -317,10 +300,7 @@ export class SplitBlockBloomFilter implements BloomFilter {
    * estimates it; exact for a word-uniform fill, and a close upper-side estimate otherwise).
    */
   expectedFpr(): number {
-    let sum = 0;
-    for (let block = 0; block < this.blocks; block++)
-      sum += (setBits(this.words, 8 * block, 8 * block + 8) / 256) ** 8;
-    return sum / this.blocks;
+    return meanBlockRate(this.words);
   }
 
   /** A new filter holding the values of both: same type and size, else IncompatibleFiltersError. */
@@ -427,14 +407,8 @@ export class SplitBlockBloomFilter implements BloomFilter {
 
   /** The same bytes as parts; the payload part is a view of the filter's bits (on little-endian hosts). */
   serializeParts(): Uint8Array[] {
-    const params = writeParams({
-      blocks: this.blocks,
-      type: this.type,
-      count: this.counted,
-      capacity: this.capacity,
-      fpr: this.fpr,
-    });
-    return encodeNestedParts(splitBlockKind, 0, params, [this.bitset()]);
+    const { type, counted: count, capacity, fpr } = this;
+    return encodeSplitBlockParts({ type, words: this.words, count, capacity, fpr }, this.bitset());
   }
 
   /** For a filter read with `copy: false`: rewrites the count and checksum in the caller's bytes; returns them. */
@@ -460,23 +434,8 @@ export class SplitBlockBloomFilter implements BloomFilter {
     bytes: ByteSource,
     options?: DeserializeOptions & { readonly maxBytes?: number | undefined },
   ): SplitBlockBloomFilter {
-    const where = `${NAME}.deserialize`;
-    const read = readDeserializeOptions(where, options);
-    const envelope = decodeChain(splitBlockKind, bytes, { verifyChecksum: read.verifyChecksum, where });
-    const params = readParams(envelope.params, envelope.payloadLength, envelope.seed, where);
-    checkAllocation(where, read.copy ? envelope.payloadLength : 0, options?.maxBytes);
-    const payload = envelope.payload;
-    const single = payload.length === 1 ? payload[0]! : undefined;
-    const inPlace =
-      !read.copy &&
-      bytes instanceof Uint8Array &&
-      single !== undefined &&
-      LITTLE_ENDIAN &&
-      (single.byteOffset & 3) === 0;
-    const words = inPlace
-      ? new Uint32Array(single.buffer, single.byteOffset, single.length / 4)
-      : wordsOfParts(payload, envelope.payloadLength);
-    return new SplitBlockBloomFilter({ ...params, words }, inPlace ? (bytes as Uint8Array) : undefined);
+    const { state, inPlace } = decodeSplitBlock(bytes, `${NAME}.deserialize`, options);
+    return new SplitBlockBloomFilter(state, inPlace);
   }
 
   /** Reads the JSON form (`toJSON`), as a string or a parsed object. */

@@ -1,7 +1,15 @@
-import { FormatError, type KindRecord } from '@bloomkit/core';
-import { getUint64, setUint64 } from '@bloomkit/core/internal';
+import { type ByteSource, type DeserializeOptions, FormatError, type KindRecord } from '@bloomkit/core';
+import {
+  checkAllocation,
+  decodeChain,
+  encodeNestedParts,
+  getUint64,
+  readDeserializeOptions,
+  setUint64,
+} from '@bloomkit/core/internal';
 import { PHYSICAL_TYPES, type PhysicalType } from './physical-type.js';
 import { BLOCK_BYTES, MAX_BITSET_BYTES, splitBlockLayout } from './sizing.js';
+import { LITTLE_ENDIAN, wordsOfParts } from './split-block-bits.js';
 
 /** Kind 8 of docs/FORMAT.md: Parquet's split-block filter, hashed by XXH64 (algorithm 2). */
 export const splitBlockKind: KindRecord = {
@@ -94,4 +102,47 @@ export function readParams(
     capacity: capacity === 0 ? undefined : capacity,
     fpr: fpr === 0 ? undefined : fpr,
   };
+}
+
+/** A filter's state: its column type, its bitset's words, its count and what `create` was given. */
+export interface SplitBlockState {
+  readonly type: PhysicalType;
+  readonly words: Uint32Array;
+  readonly count: number;
+  readonly capacity: number | undefined;
+  readonly fpr: number | undefined;
+}
+
+/** The file of a filter (docs/FORMAT.md §3.7) as parts; the payload part is `bitset`, not a copy. */
+export function encodeSplitBlockParts(state: SplitBlockState, bitset: Uint8Array): Uint8Array[] {
+  const { type, count, capacity, fpr } = state;
+  const params = writeParams({ blocks: state.words.length / 8, type, count, capacity, fpr });
+  return encodeNestedParts(splitBlockKind, 0, params, [bitset]);
+}
+
+/**
+ * Reads a filter's file: its state, and `bytes` themselves when the words can be read in place (`copy: false`,
+ * one array, a little-endian host, a 4-byte aligned payload), else a copy. FormatError naming the field.
+ */
+export function decodeSplitBlock(
+  bytes: ByteSource,
+  where: string,
+  options: (DeserializeOptions & { readonly maxBytes?: number | undefined }) | undefined,
+): { state: SplitBlockState; inPlace: Uint8Array | undefined } {
+  const read = readDeserializeOptions(where, options);
+  const envelope = decodeChain(splitBlockKind, bytes, { verifyChecksum: read.verifyChecksum, where });
+  const params = readParams(envelope.params, envelope.payloadLength, envelope.seed, where);
+  checkAllocation(where, read.copy ? envelope.payloadLength : 0, options?.maxBytes);
+  const payload = envelope.payload;
+  const single = payload.length === 1 ? payload[0]! : undefined;
+  const inPlace =
+    !read.copy &&
+    bytes instanceof Uint8Array &&
+    single !== undefined &&
+    LITTLE_ENDIAN &&
+    (single.byteOffset & 3) === 0;
+  const words = inPlace
+    ? new Uint32Array(single.buffer, single.byteOffset, single.length / 4)
+    : wordsOfParts(payload, envelope.payloadLength);
+  return { state: { ...params, words }, inPlace: inPlace ? (bytes as Uint8Array) : undefined };
 }
