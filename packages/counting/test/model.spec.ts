@@ -1,4 +1,5 @@
 import type { CounterBits } from '@bloomkit/core/internal';
+import { depth } from '@bloomkit/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CountingBloomFilter } from '../src/index.js';
@@ -54,7 +55,7 @@ describe('CountingBloomFilter against an exact multiset', () => {
         fc.property(fc.array(op(60), { maxLength: 300 }), (ops) => {
           runModel(CountingBloomFilter.create(60, 1e-4, { counterBits }), ops);
         }),
-        { numRuns: 150 },
+        { numRuns: depth(150) },
       );
     });
   }
@@ -69,7 +70,7 @@ describe('CountingBloomFilter against an exact multiset', () => {
           runModel(filter, ops);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: depth(300) },
     );
     // And saturation really happens in these runs:
     const filter = new CountingBloomFilter({ bits: 32, hashes: 3, counterBits: 4 });

@@ -52,6 +52,14 @@ export async function assertInSlices<Ts extends [unknown, ...unknown[]]>(
   }
 }
 
+/**
+ * The runs of a property that sets its own (`numRuns: depth(300)`): `runs`, or a quarter of it (at least 10) in
+ * `pnpm test:quick` (BLOOMKIT_QUICK=1), the loop that runs every property at a small depth.
+ */
+export function depth(runs: number): number {
+  return process.env.BLOOMKIT_QUICK === '1' ? Math.max(10, Math.round(runs / 4)) : runs;
+}
+
 /** A tenth of the depth (at least 100): for fuzz whose every input costs a file write or Redis round trips. */
 export const TENTH_RUNS: number = Math.max(100, Math.round(FUZZ.runs / 10));
 

@@ -9,6 +9,7 @@ export {
   announceFuzz,
   assertInSlices,
   type DecoderUnderFuzz,
+  depth,
   describeDecoderFuzz,
   FUZZ,
   impliedBytes,

@@ -1,5 +1,5 @@
 import { FormatError, InvalidArgumentError } from '@bloomkit/core';
-import { upperBoundCount, urlKeys } from '@bloomkit/testkit';
+import { depth, upperBoundCount, urlKeys } from '@bloomkit/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { WindowBloomFilter } from '../src/index.js';
@@ -223,7 +223,7 @@ describe('a time window takes clock readings as input', () => {
           }
         },
       ),
-      { numRuns: 150, seed: 40 },
+      { numRuns: depth(150), seed: 40 },
     );
   });
 });

@@ -1,6 +1,6 @@
 import { FormatError, IncompatibleFiltersError, InvalidArgumentError } from '@bloomkit/core';
 import { crc32c, hashInto } from '@bloomkit/core/internal';
-import { expectHashBatchesAsSingleKeys, urlKeys } from '@bloomkit/testkit';
+import { depth, expectHashBatchesAsSingleKeys, urlKeys } from '@bloomkit/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { WindowBloomFilter } from '../src/index.js';
@@ -81,7 +81,7 @@ describe('WindowBloomFilter', () => {
           expect(filter.hasMany(keys.slice(-window)).every(Boolean)).toBe(true);
         },
       ),
-      { numRuns: 200 },
+      { numRuns: depth(200) },
     );
   });
 
@@ -109,7 +109,7 @@ describe('WindowBloomFilter', () => {
         for (const copy of copies) expect(copy.serialize()).toEqual(twin.serialize());
         expect(copies[3]!.syncBytes()).toEqual(twin.serialize());
       }),
-      { numRuns: 150 },
+      { numRuns: depth(150) },
     );
   });
 

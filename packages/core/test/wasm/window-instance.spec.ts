@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { KERNEL_FROM_BYTES, kernelBytes } from '../../src/wasm/kernel-memory.js';
 import { windowKernel } from '../../src/wasm/window-instance.js';
 
+/** fast-check runs per property: 300, a quarter in `pnpm test:quick` (as testkit's `depth`, which core cannot import). */
+const RUNS = process.env.BLOOMKIT_QUICK === '1' ? 75 : 300;
+
 /** A ring's shape as window.wat takes it. */
 interface Ring {
   readonly k: number;
@@ -97,7 +100,7 @@ describe('windowKernel', () => {
         expect(yes).toBe(expected.filter((a) => a === 1).length);
         expect(bytes.subarray(0, before.length)).toEqual(before);
       }),
-      { numRuns: 300 },
+      { numRuns: RUNS },
     );
   });
 
@@ -126,7 +129,7 @@ describe('windowKernel', () => {
         expect(Array.from(kernel.answers.subarray(0, took))).toEqual(expected);
         expect(bytes.subarray(0, reference.length)).toEqual(reference);
       }),
-      { numRuns: 300 },
+      { numRuns: RUNS },
     );
   });
 
