@@ -8,6 +8,7 @@ const packages = readdirSync(new URL('./packages', import.meta.url));
 /** Tests import sibling packages from source, so `pnpm test` needs no build first (exact matches only). */
 const alias = [
   { find: /^@bloomkit\/core\/internal$/, replacement: `${root}packages/core/src/internal.ts` },
+  { find: /^@bloomkit\/core\/kit$/, replacement: `${root}packages/core/src/kit.ts` },
   { find: /^@bloomkit\/testkit\/redis$/, replacement: `${root}packages/testkit/src/redis-servers.ts` },
   ...packages.map((name) => ({
     find: new RegExp(`^@bloomkit/${name}$`),

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
  * Every public export of every package is documented twice: a doc comment on its declaration (what an editor shows
  * on hover, and what go-to-definition lands on), and a mention in the package's README (what a reader of the
  * registry page finds). Public members of exported classes and interfaces need a doc comment too, their own or the
- * one they inherit. `@bloomkit/core/internal` is not for applications: its exports need doc comments, not README
- * mentions.
+ * one they inherit (`@bloomkit/core/kit` is public too, in core's README). `@bloomkit/core/internal` is not for
+ * applications: its exports need doc comments, not README mentions.
  */
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -16,8 +16,19 @@ const packages = readdirSync(`${root}packages`).filter((dir) => {
   return json.private !== true && json.exports?.['.'] !== undefined;
 });
 const entries = [
-  ...packages.map((dir) => ({ dir, file: `${root}packages/${dir}/src/index.ts`, readme: true })),
-  { dir: 'core', file: `${root}packages/core/src/internal.ts`, readme: false },
+  ...packages.map((dir) => ({
+    dir,
+    file: `${root}packages/${dir}/src/index.ts`,
+    readme: true,
+    entry: `@bloomkit/${dir}`,
+  })),
+  { dir: 'core', file: `${root}packages/core/src/kit.ts`, readme: true, entry: '@bloomkit/core/kit' },
+  {
+    dir: 'core',
+    file: `${root}packages/core/src/internal.ts`,
+    readme: false,
+    entry: '@bloomkit/core/internal',
+  },
 ];
 
 const program = ts.createProgram(
@@ -95,7 +106,7 @@ function inheritsDoc(owner: ts.Symbol, member: ts.Symbol): boolean {
 
 describe('every public export is documented', () => {
   for (const entry of entries) {
-    const name = entry.readme ? `@bloomkit/${entry.dir}` : '@bloomkit/core/internal';
+    const name = entry.entry;
     it(`${name}: a doc comment on every export and public member${entry.readme ? ', a README mention of every export' : ''}`, () => {
       const source = program.getSourceFile(entry.file)!;
       const module = checker.getSymbolAtLocation(source)!;

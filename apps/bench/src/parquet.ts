@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { BlockedBloomFilter } from '@bloomkit/blocked';
-import { hashInto, xxh64Hasher } from '@bloomkit/core/internal';
+import { hashInto, xxh64Hasher } from '@bloomkit/core/kit';
 import { SplitBlockBloomFilter } from '@bloomkit/parquet';
 import { hashParquetValue, sbbfContains } from 'hyparquet/src/bloom.js';
 import { runInChild } from './child-report.js';

@@ -1,5 +1,5 @@
 import { blockedLayout, type KindRecord } from '@bloomkit/core';
-import { BitFilter } from '@bloomkit/core/internal';
+import { BitFilter } from '@bloomkit/core/kit';
 
 /** Kind 5 of docs/FORMAT.md: its id, name and layout. */
 export const blockedKind: KindRecord = {

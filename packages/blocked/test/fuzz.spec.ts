@@ -1,5 +1,5 @@
 import { BloomError } from '@bloomkit/core';
-import { crc32c } from '@bloomkit/core/internal';
+import { crc32c } from '@bloomkit/core/kit';
 import { describeDecoderFuzz, goldenKeys } from '@bloomkit/testkit';
 import { BlockedBloomFilter } from '../src/index.js';
 

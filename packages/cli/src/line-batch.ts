@@ -1,4 +1,4 @@
-import { batchHashes, batchLineEnds, hashLineBatch, hashRangeInto } from '@bloomkit/core/internal';
+import { batchHashes, batchLineEnds, hashLineBatch, hashRangeInto } from '@bloomkit/core/kit';
 import { type AnyFilter, type HashingFilter, takesHashes } from './filters.js';
 import { KeyView } from './key-view.js';
 import { LF } from './lines.js';

@@ -1,4 +1,4 @@
-import { Murmur3Stream } from '@bloomkit/core/internal';
+import { Murmur3Stream } from '@bloomkit/core/kit';
 import type { HashingFilter } from './filters.js';
 import type { LongLineHandler } from './lines.js';
 import type { Output } from './output.js';

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BlockedBloomFilter } from '@bloomkit/blocked';
 import type { Key } from '@bloomkit/core';
-import { crc32c } from '@bloomkit/core/internal';
+import { crc32c } from '@bloomkit/core/kit';
 import { CountingBloomFilter } from '@bloomkit/counting';
 import { PartitionedBloomFilter } from '@bloomkit/partitioned';
 import { ScalableBloomFilter } from '@bloomkit/scalable';

@@ -157,7 +157,7 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
 
   /**
    * `add` for a key already hashed: `hash` holds h1..h4 of the key with this filter's seed, as `hashInto` writes
-   * them (`@bloomkit/core/internal`). Lets filters that share a seed (the sub-filters of a scalable filter) share
+   * them (`@bloomkit/core/kit`). Lets filters that share a seed (the sub-filters of a scalable filter) share
    * one hash per key.
    */
   addHash(hash: Int32Array): boolean {
@@ -189,7 +189,7 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
 
   /**
    * `addHash` for a batch of keys already hashed: key j's h1..h4 at `hashes[4j .. 4j + 3]` for j < `count` (as
-   * `hashBatch` and `hashLineBatch` in `@bloomkit/core/internal` write them), added in order as `addAll` adds
+   * `hashBatch` and `hashLineBatch` in `@bloomkit/core/kit` write them), added in order as `addAll` adds
    * (first slots touched together, then marked). `answers[j]`, when given, is set to 1 when key j was new and 0
    * otherwise. Returns how many were new. Arguments are checked first (typed errors), so a bad call changes nothing.
    */
@@ -250,7 +250,7 @@ export class BloomEngine<S extends FilterStore<S>> implements BloomFilter {
 
   /**
    * The batch kernel when this filter has one (made on first use) and batches are not forced onto the JavaScript
-   * path (`setHashBackend('javascript')` in core/internal, which the tests use to compare the two); else null.
+   * path (`setHashBackend('javascript')` in batch-hash.ts, which the tests use to compare the two); else null.
    */
   private batchKernel(): BatchKernel | null {
     if (this.kernel === undefined) {

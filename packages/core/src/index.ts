@@ -1,5 +1,6 @@
 // The public surface of @bloomkit/core: hashing, positions, layouts and parameter math, the key type, errors, and
-// reading any file's header. What the sibling filter packages build on is in './internal.ts'
+// reading any file's header. The parts a filter is made of, for private kinds, are in './kit.ts'
+// (`@bloomkit/core/kit`); the engine and codecs the sibling packages alone build on, in './internal.ts'
 // (`@bloomkit/core/internal`).
 export {
   BloomError,

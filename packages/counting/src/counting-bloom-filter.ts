@@ -10,25 +10,27 @@ import {
 } from '@bloomkit/core';
 import {
   BloomEngine,
-  batchHashes,
-  COUNTER_BITS,
-  type CounterArray,
-  type CounterBits,
-  checkHashBatch,
-  checkOneOf,
   decodeSingleFilter,
-  type FilterShapeOptions,
-  type FilterState,
   fromFilterJson,
-  hashBatch,
-  hashInto,
-  keyList,
   newCounterArray,
   planShape,
   readOptions,
   resolveShape,
   resolveState,
 } from '@bloomkit/core/internal';
+import {
+  batchHashes,
+  COUNTER_BITS,
+  type CounterArray,
+  type CounterBits,
+  checkHashBatch,
+  checkOneOf,
+  type FilterShapeOptions,
+  type FilterState,
+  hashBatch,
+  hashInto,
+  keyList,
+} from '@bloomkit/core/kit';
 import type { StandardBloomFilter } from '@bloomkit/standard';
 import { toStandardFilter } from './to-standard.js';
 

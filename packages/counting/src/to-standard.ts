@@ -1,4 +1,5 @@
-import { BitArray, type CounterArray, type FilterState, type ResolvedShape } from '@bloomkit/core/internal';
+import type { ResolvedShape } from '@bloomkit/core/internal';
+import { BitArray, type CounterArray, type FilterState } from '@bloomkit/core/kit';
 import { StandardBloomFilter } from '@bloomkit/standard';
 
 /** A standard filter whose bit i is set where counter i is non-zero (same m, k, seed, hence the same answers). */

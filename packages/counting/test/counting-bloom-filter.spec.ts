@@ -4,7 +4,7 @@ import {
   IncompatibleFiltersError,
   InvalidArgumentError,
 } from '@bloomkit/core';
-import { CounterArray, hashInto } from '@bloomkit/core/internal';
+import { CounterArray, hashInto } from '@bloomkit/core/kit';
 import { StandardBloomFilter } from '@bloomkit/standard';
 import { countHits, depth, fprUpperBoundCount, urlKeys } from '@bloomkit/testkit';
 import fc from 'fast-check';

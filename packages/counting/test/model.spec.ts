@@ -1,4 +1,4 @@
-import type { CounterBits } from '@bloomkit/core/internal';
+import type { CounterBits } from '@bloomkit/core/kit';
 import { depth } from '@bloomkit/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { CounterArray } from '@bloomkit/core/internal';
+import { CounterArray } from '@bloomkit/core/kit';
 import { describe, expect, it } from 'vitest';
 import { toStandardFilter } from '../src/to-standard.js';
 

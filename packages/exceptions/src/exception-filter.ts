@@ -15,11 +15,11 @@ import {
   encodeNestedParts,
   fromFilterJson,
   joinParts,
-  keyList,
   payloadRange,
   readDeserializeOptions,
   toFilterJson,
 } from '@bloomkit/core/internal';
+import { keyList } from '@bloomkit/core/kit';
 import {
   type CreateOptions,
   classOf,

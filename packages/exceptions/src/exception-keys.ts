@@ -1,5 +1,5 @@
 import type { Key } from '@bloomkit/core';
-import { hashInto } from '@bloomkit/core/internal';
+import { hashInto } from '@bloomkit/core/kit';
 
 /**
  * The exception keys of an ExceptionFilter, exact: a set of keys compared as the filter hashes them, by their UTF-8

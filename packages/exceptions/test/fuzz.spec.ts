@@ -1,5 +1,5 @@
 import { BloomError } from '@bloomkit/core';
-import { crc32c } from '@bloomkit/core/internal';
+import { crc32c } from '@bloomkit/core/kit';
 import { ScalableBloomFilter } from '@bloomkit/scalable';
 import { StandardBloomFilter } from '@bloomkit/standard';
 import { describeDecoderFuzz, goldenKeys, urlKeys } from '@bloomkit/testkit';

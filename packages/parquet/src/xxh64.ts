@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '@bloomkit/core';
-import { xxh64Hasher } from '@bloomkit/core/internal';
+import { xxh64Hasher } from '@bloomkit/core/kit';
 
 const out = new Uint32Array(2);
 

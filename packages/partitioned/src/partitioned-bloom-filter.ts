@@ -1,5 +1,5 @@
 import { type KindRecord, partitionedLayout } from '@bloomkit/core';
-import { BitFilter } from '@bloomkit/core/internal';
+import { BitFilter } from '@bloomkit/core/kit';
 
 /** Kind 2 of docs/FORMAT.md: its id, name and layout. */
 export const partitionedKind: KindRecord = {

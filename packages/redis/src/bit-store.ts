@@ -1,5 +1,5 @@
 import { BLOCK_BITS, type Key } from '@bloomkit/core';
-import { BitArray, batchHashes, hashBatch, keyList } from '@bloomkit/core/internal';
+import { BitArray, batchHashes, hashBatch, keyList } from '@bloomkit/core/kit';
 import { ExceptionFilter } from '@bloomkit/exceptions';
 import { BitfieldBatch, GET_BIT, SET_BIT } from './bitfield.js';
 import { allocateBytes, readBytes, writeBytes } from './bytes.js';

@@ -1,5 +1,5 @@
 import { ChecksumMismatchError, IncompatibleFiltersError, InvalidArgumentError } from '@bloomkit/core';
-import { checkInteger, crc32c } from '@bloomkit/core/internal';
+import { checkInteger, crc32c } from '@bloomkit/core/kit';
 import { CHUNK_BYTES, readBytes } from './bytes.js';
 import type { RedisClient } from './client.js';
 

@@ -1,5 +1,5 @@
 import { type Key, standardLayout } from '@bloomkit/core';
-import { CounterArray, type CounterBits, keyList } from '@bloomkit/core/internal';
+import { CounterArray, type CounterBits, keyList } from '@bloomkit/core/kit';
 import { BitfieldBatch, BitfieldOp } from './bitfield.js';
 import { allocateBytes, readBytes, writeBytes } from './bytes.js';
 import { runScript, script } from './client.js';

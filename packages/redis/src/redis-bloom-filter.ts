@@ -8,14 +8,8 @@ import {
   InvalidArgumentError,
   type Key,
 } from '@bloomkit/core';
-import {
-  checkInteger,
-  checkOneOf,
-  checkOpenInterval,
-  keyList,
-  readOptions,
-  resolveSeed,
-} from '@bloomkit/core/internal';
+import { readOptions, resolveSeed } from '@bloomkit/core/internal';
+import { checkInteger, checkOneOf, checkOpenInterval, keyList } from '@bloomkit/core/kit';
 import { ExceptionFilter } from '@bloomkit/exceptions';
 import { kindOfBytes } from '@bloomkit/filters';
 import {

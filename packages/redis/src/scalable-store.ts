@@ -1,5 +1,5 @@
 import { BloomError, FormatError, type Key, murmur3x86_128Into, partitionedLayout } from '@bloomkit/core';
-import { BitArray, keyList } from '@bloomkit/core/internal';
+import { BitArray, keyList } from '@bloomkit/core/kit';
 import { PartitionedBloomFilter } from '@bloomkit/partitioned';
 import { ScalableBloomFilter, type SubFilterShape, subFilterShape } from '@bloomkit/scalable';
 import { allocateBytes, readBytes, writeBytes } from './bytes.js';

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, MAX_CLOCK_MS } from '@bloomkit/core';
-import { checkClock } from '@bloomkit/core/internal';
+import { checkClock } from '@bloomkit/core/kit';
 import { RedisFilterError } from './errors.js';
 
 /**

@@ -1,5 +1,5 @@
 import { FormatError, type Key, partitionedLayout } from '@bloomkit/core';
-import { keyList } from '@bloomkit/core/internal';
+import { keyList } from '@bloomkit/core/kit';
 import { WindowBloomFilter } from '@bloomkit/window';
 import { allocateBytes, readBytes, writeBytes } from './bytes.js';
 import { runScript, script } from './client.js';

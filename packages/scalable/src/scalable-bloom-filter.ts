@@ -14,17 +14,11 @@ import {
   type SeedOption,
 } from '@bloomkit/core';
 import {
-  batchHashes,
   checkAllocation,
-  checkHashBatch,
-  checkInteger,
   decodeChain,
   encodeChainParts,
   fromFilterJson,
-  hashBatch,
-  hashInto,
   joinParts,
-  keyList,
   MIN_ENVELOPE_BYTES,
   readDeserializeOptions,
   readOptions,
@@ -32,6 +26,7 @@ import {
   splitChain,
   toFilterJson,
 } from '@bloomkit/core/internal';
+import { batchHashes, checkHashBatch, checkInteger, hashBatch, hashInto, keyList } from '@bloomkit/core/kit';
 import { PartitionedBloomFilter, partitionedKind } from '@bloomkit/partitioned';
 import { PendingKeys, RUN_KEYS } from './pending-keys.js';
 import { decodeScalableParams, encodeScalableParams } from './scalable-params.js';

@@ -1,5 +1,5 @@
 import { chooseShape, InvalidArgumentError, partitionedLayout } from '@bloomkit/core';
-import { checkInteger, checkOpenInterval } from '@bloomkit/core/internal';
+import { checkInteger, checkOpenInterval } from '@bloomkit/core/kit';
 
 /**
  * The growth schedule of a scalable filter (Almeida et al., "Scalable Bloom Filters", IPL 2007, §4):

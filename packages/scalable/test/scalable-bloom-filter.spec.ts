@@ -6,7 +6,7 @@ import {
   optimalBits,
   partitionedFalsePositiveRate,
 } from '@bloomkit/core';
-import { hashInto } from '@bloomkit/core/internal';
+import { hashInto } from '@bloomkit/core/kit';
 import { PartitionedBloomFilter } from '@bloomkit/partitioned';
 import {
   concat,

@@ -1,5 +1,5 @@
 import { type KindRecord, standardLayout } from '@bloomkit/core';
-import { BitFilter } from '@bloomkit/core/internal';
+import { BitFilter } from '@bloomkit/core/kit';
 
 /** Kind 1 of docs/FORMAT.md: its id, name and layout. */
 export const standardKind: KindRecord = {

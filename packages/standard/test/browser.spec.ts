@@ -15,6 +15,7 @@ const PAGE = `<!doctype html>
 { "imports": {
   "@bloomkit/core": "/packages/core/dist/index.js",
   "@bloomkit/core/internal": "/packages/core/dist/internal.js",
+  "@bloomkit/core/kit": "/packages/core/dist/kit.js",
   "@bloomkit/standard": "/packages/standard/dist/index.js",
   "@bloomkit/partitioned": "/packages/partitioned/dist/index.js",
   "@bloomkit/counting": "/packages/counting/dist/index.js",

@@ -1,4 +1,4 @@
-import { BitArray } from '@bloomkit/core/internal';
+import { BitArray } from '@bloomkit/core/kit';
 import { urlKeys } from '@bloomkit/testkit';
 import { describe, expect, it } from 'vitest';
 import { StandardBloomFilter } from '../src/index.js';

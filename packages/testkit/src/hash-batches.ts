@@ -30,7 +30,7 @@ function hashesOf(
 /**
  * `addHashes` and `hasHashes` of filters from `make` (two per run, alike) answer as `addHash` and `has` key by key,
  * leave the same bytes, and refuse bad arguments with a typed error, changing nothing. `hashOf` is the key's h1..h4
- * with a seed (`hashInto` from `@bloomkit/core/internal`).
+ * with a seed (`hashInto` from `@bloomkit/core/kit`).
  */
 export function expectHashBatchesAsSingleKeys(
   make: () => HashBatchFilter,

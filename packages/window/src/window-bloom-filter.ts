@@ -14,19 +14,11 @@ import {
   type SeedOption,
 } from '@bloomkit/core';
 import {
-  BitArray,
-  batchHashes,
   checkAllocation,
-  checkClock,
-  checkHashBatch,
-  crc32c,
   decodeChain,
   encodeNestedParts,
   fromFilterJson,
-  hashBatch,
-  hashInto,
   joinParts,
-  keyList,
   newKernelBytes,
   readDeserializeOptions,
   readOptions,
@@ -35,6 +27,16 @@ import {
   type WindowKernel,
   windowKernel,
 } from '@bloomkit/core/internal';
+import {
+  BitArray,
+  batchHashes,
+  checkClock,
+  checkHashBatch,
+  crc32c,
+  hashBatch,
+  hashInto,
+  keyList,
+} from '@bloomkit/core/kit';
 import {
   MAX_DURATION_MS,
   paramsBytes,

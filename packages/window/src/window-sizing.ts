@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '@bloomkit/core';
-import { checkOpenInterval } from '@bloomkit/core/internal';
+import { checkOpenInterval } from '@bloomkit/core/kit';
 
 /**
  * Sizing of an Age-Partitioned Bloom Filter (Shtul, Baquero, Almeida, "Age-Partitioned Bloom Filters", arXiv

@@ -1,4 +1,4 @@
-import { hashInto } from '@bloomkit/core/internal';
+import { hashInto } from '@bloomkit/core/kit';
 import { assertInSlices } from '@bloomkit/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

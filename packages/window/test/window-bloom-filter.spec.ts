@@ -1,5 +1,5 @@
 import { FormatError, IncompatibleFiltersError, InvalidArgumentError } from '@bloomkit/core';
-import { crc32c, hashInto } from '@bloomkit/core/internal';
+import { crc32c, hashInto } from '@bloomkit/core/kit';
 import { depth, expectHashBatchesAsSingleKeys, urlKeys } from '@bloomkit/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

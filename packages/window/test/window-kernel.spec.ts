@@ -1,4 +1,4 @@
-import { hashInto } from '@bloomkit/core/internal';
+import { hashInto } from '@bloomkit/core/kit';
 import { urlKeys, yieldToRunner } from '@bloomkit/testkit';
 import { describe, expect, it } from 'vitest';
 import { WindowBloomFilter } from '../src/index.js';

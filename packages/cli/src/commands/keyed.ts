@@ -1,5 +1,5 @@
 import type { Key } from '@bloomkit/core';
-import { batchHashes, batchLineEnds, hashLineBatch, hashRangeInto } from '@bloomkit/core/internal';
+import { batchHashes, batchLineEnds, hashLineBatch, hashRangeInto } from '@bloomkit/core/kit';
 import { CapacityWatch } from '../capacity.js';
 import { CliError, EXIT } from '../errors.js';
 import { readFilterFile, writeFilterFile } from '../files.js';
