@@ -16,17 +16,35 @@ export interface RedisProcess {
   kill(): void;
 }
 
-/** A free TCP port on 127.0.0.1, from the kernel. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Ports this process has handed out: the kernel may give a port just closed to the next caller. */
+const handedOut = new Set<number>();
+
+/** Listens on `port` of 127.0.0.1 (0: any), then closes; the port it had, or undefined when it was taken. */
+function probePort(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.on('error', () => resolve(undefined));
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : undefined));
     });
   });
+}
+
+/**
+ * A free TCP port on 127.0.0.1, from the kernel, that this process has not handed out before; for a cluster node
+ * (`bus`), one whose cluster bus port, port + 10000, is free too (and at most 65535).
+ */
+export async function freePort(bus = false): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = await probePort(0);
+    if (port === undefined || handedOut.has(port)) continue;
+    if (bus && (port + 10000 > 65535 || (await probePort(port + 10000)) === undefined)) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error('no free loopback port found in 100 attempts');
 }
 
 function requireRedisServer(): void {
@@ -55,7 +73,20 @@ export async function startRedis(
   } = {},
 ): Promise<RedisProcess> {
   requireRedisServer();
-  const port = await freePort();
+  // A port can still be taken between the check and the server's bind (another process's socket): a server that
+  // exits before it answers is started again on another port, up to five times.
+  for (let attempt = 1; ; attempt++) {
+    const started = await startRedisOnce(await freePort(options.cluster === true), options);
+    if (started !== undefined) return started;
+    if (attempt === 5) throw new Error('redis-server exited before answering PING, on five ports in a row');
+  }
+}
+
+/** One try of {@link startRedis} on `port`: the server, or undefined when it exited before answering PING. */
+async function startRedisOnce(
+  port: number,
+  options: Parameters<typeof startRedis>[0] & object,
+): Promise<RedisProcess | undefined> {
   const dir = mkdtempSync(join(tmpdir(), `bloomkit-redis-${port}-`));
   const { tls } = options;
   const args = [
@@ -108,12 +139,20 @@ export async function startRedis(
     'ping',
   ];
   const child = spawn('redis-server', args, { stdio: 'ignore' });
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
   const kill = () => {
     child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   };
   const deadline = Date.now() + 10_000;
   for (;;) {
+    if (exited) {
+      rmSync(dir, { recursive: true, force: true });
+      return undefined;
+    }
     try {
       const pong = execFileSync('redis-cli', ping, {
         encoding: 'utf8',

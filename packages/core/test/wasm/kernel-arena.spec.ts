@@ -103,6 +103,21 @@ describe('kernel arenas: many filters share a memory', () => {
     expect(arena.liveArenas()).toBe(1);
   });
 
+  it('gives every filter a memory of its own where the runtime has no FinalizationRegistry', async () => {
+    vi.resetModules();
+    vi.stubGlobal('FinalizationRegistry', undefined);
+    try {
+      const arena = await import('../../src/wasm/kernel-arena.js');
+      const a = arena.placeBytes(KERNEL_FROM_BYTES)!;
+      const b = arena.placeBytes(KERNEL_FROM_BYTES)!;
+      expect([a.byteOffset, b.byteOffset]).toEqual([SCRATCH_BYTES, SCRATCH_BYTES]);
+      expect(arena.memoryOf(a)).not.toBe(arena.memoryOf(b));
+      expect(arena.liveArenas()).toBe(0);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it.each([
     ['blocked', TOY_BLOCKED],
     ['standard', TOY_STANDARD],
