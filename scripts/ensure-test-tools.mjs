@@ -1,6 +1,7 @@
-// Some tests run real programs: redis-server and redis-cli (packages/redis, the CLI's push and pull), openssl (a
-// private certificate authority for the CLI's TLS test) and headless Chromium (loading the packages in a browser
-// without a bundler). `pnpm test` runs this first. What is missing is installed from the Debian packages (as root,
+// Some tests run real programs: redis-server and redis-cli (packages/redis, the CLI's push and pull), PHP with
+// php-redis and Python 3 with redis-py (clients in other languages using the Redis functions), openssl (a private
+// certificate authority for the CLI's TLS test) and headless Chromium (loading the packages in a browser without a
+// bundler). `pnpm test` runs this first. What is missing is installed from the Debian packages (as root,
 // or through sudo without a password) only where that is clearly wanted: with BLOOMKIT_INSTALL_TEST_TOOLS=1 (the
 // README's test command sets it) or on CI (CI=true). Otherwise it prints the one command to run and stops, so
 // `pnpm test` never changes a developer's machine unasked.
@@ -11,6 +12,10 @@ const works = (command, args = ['--version']) => spawnSync(command, args, { stdi
 /** Debian package → the commands the tests run from it (and the arguments that show a command works). */
 const TOOLS = [
   { pkg: 'redis-server', commands: ['redis-server', 'redis-cli'] },
+  { pkg: 'php-cli', commands: ['php'] },
+  { pkg: 'php-redis', commands: ['php'], args: ['-r', 'exit(class_exists("Redis") ? 0 : 1);'] },
+  // Debian's Python, the one python3-redis installs for (a python3 earlier on the PATH may be another).
+  { pkg: 'python3-redis', commands: ['/usr/bin/python3'], args: ['-c', 'import redis'] },
   { pkg: 'openssl', commands: ['openssl'], args: ['version'] },
   { pkg: 'chromium-headless-shell', commands: ['chromium-headless-shell'] },
 ];
@@ -22,7 +27,7 @@ if (missing.length === 0) process.exit(0);
 const names = missing.map((tool) => tool.pkg).join(' ');
 const fail = (why) => {
   process.stderr.write(
-    `The tests need ${names} and ${why}. Install them (Redis 6.2 or later; Chromium's headless shell) so that ${missing.flatMap((t) => t.commands).join(', ')} are on the PATH, and run the tests again.\n`,
+    `The tests need ${names} and ${why}. Install them (Redis 7.0 or later, for Redis Functions; Chromium's headless shell) so that ${missing.flatMap((t) => t.commands).join(', ')} are on the PATH, and run the tests again.\n`,
   );
   process.exit(1);
 };

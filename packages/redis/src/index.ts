@@ -1,6 +1,7 @@
 export type { FileChunk } from './chunks.js';
 export type { RedisClient } from './client.js';
 export { FilterNotFoundError, RedisFilterError } from './errors.js';
+export { type FunctionsStatus, functionsSource, functionsVersion } from './functions.js';
 export { type RedisStorage, redisKindNames } from './kinds.js';
 export type { LocalFilter } from './local.js';
 export {

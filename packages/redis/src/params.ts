@@ -243,8 +243,14 @@ export function checkSubFilterCount(where: string, name: string, value: unknown)
   return n;
 }
 
-/** The fields two creators must agree on; the first one that differs, or undefined. */
+/**
+ * The fields two creators must agree on; the first one that differs, or undefined. Two filters sized for the same
+ * capacity and rate are the same filter whatever m and k the first creator picked: the functions library
+ * (functions/bloomkit.lua) sizes on the server with its own log1p and expm1, a few ulps from core's, so on a
+ * boundary it may pick m one unit apart. Filters built from bits and hashes agree on those.
+ */
 export function firstDifference(a: RedisFilterParams, b: RedisFilterParams): string | undefined {
+  const sized = a.capacity !== null && b.capacity !== null;
   for (const field of [
     'kind',
     'seed',
@@ -259,6 +265,7 @@ export function firstDifference(a: RedisFilterParams, b: RedisFilterParams): str
     'exceptions',
     'duration',
   ] as const) {
+    if (sized && (field === 'bits' || field === 'hashes')) continue;
     if (a[field] !== b[field]) return `${field} ${String(a[field])} vs ${String(b[field])}`;
   }
   return undefined;

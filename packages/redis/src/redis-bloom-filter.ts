@@ -33,6 +33,7 @@ import {
 import { type RedisClient, runScript, script } from './client.js';
 import { CounterStore } from './counter-store.js';
 import { FilterNotFoundError, filterGone, RedisFilterError } from './errors.js';
+import { type FunctionsStatus, functionsStatus, installFunctions, removeFunctions } from './functions.js';
 import { checkName, filterKeys, metaKey } from './keys.js';
 import { type RedisKind, redisKind, requireRedisKind } from './kinds.js';
 import type { LocalFilter } from './local.js';
@@ -270,6 +271,24 @@ export class RedisBloomFilter {
           })
         : await RedisBloomFilter.create(client, name, rest);
     return filter.addMany(list);
+  }
+
+  /**
+   * Loads the functions library (functions/bloomkit.lua, see functions.ts) on the server, or on every primary of a
+   * cluster, so clients in any language use these filters through FCALL; never replaces a newer version.
+   */
+  static installFunctions(client: RedisClient): Promise<FunctionsStatus[]> {
+    return installFunctions(client);
+  }
+
+  /** Which version of the functions library the server (each primary of a cluster) holds; null where none. */
+  static functionsStatus(client: RedisClient): Promise<FunctionsStatus[]> {
+    return functionsStatus(client);
+  }
+
+  /** Deletes the functions library from the server (each primary of a cluster). The filters stay. */
+  static removeFunctions(client: RedisClient): Promise<FunctionsStatus[]> {
+    return removeFunctions(client);
   }
 
   /** Opens the filter `name` that some process created; waits (up to 10 s) while its creator allocates it. */

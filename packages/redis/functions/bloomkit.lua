@@ -1,0 +1,808 @@
+#!lua name=bloomkit
+--[[
+bloomkit's filters served by Redis Functions (Redis 7.0+, Valkey 7.2+): any client that can send FCALL adds to and
+queries the filter that @bloomkit/redis keeps in Redis, bit for bit what a Node handle, an exported file and a local
+filter hold. Load it with
+
+    redis-cli -x FUNCTION LOAD REPLACE < bloomkit.lua
+
+or RedisBloomFilter.installFunctions(client), which refuses to replace a newer version (bk_version says which one a
+server holds).
+
+Every verb is called as FCALL bk_verb 1 NAME args..., NAME being the filter's name: its one key argument, so a
+cluster client routes the call to the slot of the filter's hash tag {NAME}, where every key of the filter lives.
+The replies are RedisBloom's shapes (BF.ADD, BF.MADD, BF.EXISTS...); errors start with "ERR bloomkit:".
+
+The filter's keys, meta hash fields and bytes are those of @bloomkit/redis (packages/redis/src/keys.ts, params.ts,
+guard.ts); the hashing and positions are docs/FORMAT.md sections 4 and 5.
+
+Kinds served: standard, partitioned and counting (4- or 8-bit counters), and exceptions over standard and
+partitioned. A filter of another kind is an error reply naming it; use the Node client for it.
+]]
+
+local VERSION = 1
+
+-- Redis 7.0 loads a library with none of Lua's libraries in reach (string, math, bit are there only when a function
+-- runs), so their functions are taken on the first call.
+local byte, char, sub, format, match, upper, floor, ceil, log, exp, max, min
+local bxor, rol, rshift, call, spread
+local function takeLibraries()
+  byte, char, sub, format, match, upper = string.byte, string.char, string.sub, string.format, string.match, string.upper
+  floor, ceil, log, exp, max, min = math.floor, math.ceil, math.log, math.exp, math.max, math.min
+  bxor, rol, rshift, call, spread = bit.bxor, bit.rol, bit.rshift, redis.call, unpack
+end
+
+local TWO32 = 4294967296
+local MAX_SAFE = 9007199254740991
+local MAX_HASHES = 64
+local MAX_STRING_BYTES = 536870912 -- Redis's largest string (proto-max-bulk-len's default)
+local GUARD_BYTES = 4
+local MAX_NAME_BYTES = 2048
+local MAX_ITEMS = 100000 -- items in one call: a call blocks the server while it runs
+local FORMAT_TAG = 'bloomkit/1'
+
+-- Errors ------------------------------------------------------------------------------------------------------------
+
+-- A refusal: unwinds to the verb (see verb), which replies "ERR bloomkit: message". The mark tells it from a Lua
+-- error or a failed redis.call, which are passed on as they are.
+local FAIL_MARK = '\0bloomkit\0'
+
+local function fail(message)
+  error(FAIL_MARK .. message, 0)
+end
+
+local function show(value)
+  if value == nil then return '(missing)' end
+  local text = tostring(value)
+  if #text > 40 then text = sub(text, 1, 40) .. '...' end
+  return "'" .. text .. "'"
+end
+
+-- Wraps a verb so that a fail() anywhere in it becomes the error reply (and nothing after it runs).
+local function verb(body)
+  return function(keys, args)
+    if call == nil then takeLibraries() end
+    local ok, result = pcall(body, keys, args)
+    if ok then return result end
+    if type(result) == 'string' and sub(result, 1, #FAIL_MARK) == FAIL_MARK then
+      return redis.error_reply('ERR bloomkit: ' .. sub(result, #FAIL_MARK + 1))
+    end
+    error(result, 0)
+  end
+end
+
+-- Numbers read from arguments and from the meta hash ---------------------------------------------------------------
+
+-- An unsigned decimal integer in [min, max], or nil.
+local function integer(text, min, max)
+  if type(text) ~= 'string' or #text > 16 or not match(text, '^%d+$') then return nil end
+  local value = tonumber(text)
+  if value < min or value > max then return nil end
+  return value
+end
+
+-- A decimal number (digits, point, exponent; no hex, inf or nan) strictly between 0 and 1, or nil.
+local function rate(text)
+  if type(text) ~= 'string' or #text > 40 or not match(text, '^%d*%.?%d*[eE]?[-+]?%d*$') then return nil end
+  local value = tonumber(text)
+  if value == nil or not (value > 0 and value < 1) then return nil end
+  return value
+end
+
+-- The shortest of %.15g, %.16g and %.17g that reads back as x: how the meta hash keeps a rate (as JavaScript
+-- would print it in almost every case, and always read back exactly).
+local function exact(x)
+  for digits = 15, 17 do
+    local text = format('%.' .. digits .. 'g', x)
+    if tonumber(text) == x then return text end
+  end
+  return format('%.17g', x)
+end
+
+local function argInteger(where, name, text, min, max)
+  local value = integer(text, min, max)
+  if value == nil then fail(format('%s: %s must be an integer in [%.0f, %.0f], got %s', where, name, min, max, show(text))) end
+  return value
+end
+
+-- MurmurHash3 x86_128 (docs/FORMAT.md section 4) in doubles ----------------------------------------------------------
+-- Lua numbers are doubles and bit.* works on 32 bits, so a product of two 32-bit words (up to 2^64, not exact in a
+-- double) is taken modulo 2^32 as a * lo + (a * hi mod 2^16) * 2^16 with the constant split in 16-bit halves: each
+-- product is below 2^48, exact. Sums are taken modulo 2^32 with %, exact for integers below 2^53.
+
+local function mul(a, c)
+  local lo = c % 65536
+  return (a * lo + (a * ((c - lo) / 65536) % 65536) * 65536) % TWO32
+end
+
+local C1, C2, C3, C4 = 0x239b961b, 0xab0e9789, 0x38b34ae5, 0xa1e38b93
+local C1L, C2L, C3L, C4L = C1 % 65536, C2 % 65536, C3 % 65536, C4 % 65536
+local C1H, C2H, C3H, C4H = (C1 - C1L) / 65536, (C2 - C2L) / 65536, (C3 - C3L) / 65536, (C4 - C4L) / 65536
+
+local function fmix(h)
+  h = bxor(h, rshift(h, 16))
+  h = mul(h, 0x85ebca6b)
+  h = bxor(h, rshift(h, 13))
+  h = mul(h, 0xc2b2ae35)
+  h = bxor(h, rshift(h, 16))
+  return h % TWO32
+end
+
+-- The four words h1..h4 of MurmurHash3_x86_128(key, seed), each in [0, 2^32).
+local function murmur(key, seed)
+  local len = #key
+  local h1, h2, h3, h4 = seed, seed, seed, seed
+  local k1, k2, k3, k4
+  local blocks = len - len % 16
+  for at = 1, blocks, 16 do
+    local a1, a2, a3, a4, b1, b2, b3, b4, c1, c2, c3, c4, d1, d2, d3, d4 = byte(key, at, at + 15)
+    k1 = a1 + a2 * 256 + a3 * 65536 + a4 * 16777216
+    k2 = b1 + b2 * 256 + b3 * 65536 + b4 * 16777216
+    k3 = c1 + c2 * 256 + c3 * 65536 + c4 * 16777216
+    k4 = d1 + d2 * 256 + d3 * 65536 + d4 * 16777216
+    -- k1 *= C1; k1 = rotl(k1, 15); k1 *= C2; h1 ^= k1 (inlined mul: this loop is the hash's cost)
+    k1 = (k1 * C1L + (k1 * C1H % 65536) * 65536) % TWO32
+    k1 = rol(k1, 15)
+    k1 = (k1 * C2L + (k1 * C2H % 65536) * 65536) % TWO32
+    h1 = ((rol(bxor(h1, k1), 19) + h2) * 5 + 0x561ccd1b) % TWO32
+    k2 = (k2 * C2L + (k2 * C2H % 65536) * 65536) % TWO32
+    k2 = rol(k2, 16)
+    k2 = (k2 * C3L + (k2 * C3H % 65536) * 65536) % TWO32
+    h2 = ((rol(bxor(h2, k2), 17) + h3) * 5 + 0x0bcaa747) % TWO32
+    k3 = (k3 * C3L + (k3 * C3H % 65536) * 65536) % TWO32
+    k3 = rol(k3, 17)
+    k3 = (k3 * C4L + (k3 * C4H % 65536) * 65536) % TWO32
+    h3 = ((rol(bxor(h3, k3), 15) + h4) * 5 + 0x96cd1c35) % TWO32
+    k4 = (k4 * C4L + (k4 * C4H % 65536) * 65536) % TWO32
+    k4 = rol(k4, 18)
+    k4 = (k4 * C1L + (k4 * C1H % 65536) * 65536) % TWO32
+    h4 = ((rol(bxor(h4, k4), 13) + h1) * 5 + 0x32ac3b17) % TWO32
+  end
+  local rest = len - blocks
+  if rest > 0 then
+    local t = { byte(key, blocks + 1, len) }
+    if rest > 12 then
+      k4 = (t[13] or 0) + (t[14] or 0) * 256 + (t[15] or 0) * 65536
+      k4 = mul(rol(mul(k4, C4), 18), C1)
+      h4 = bxor(h4, k4)
+    end
+    if rest > 8 then
+      k3 = (t[9] or 0) + (t[10] or 0) * 256 + (t[11] or 0) * 65536 + (t[12] or 0) * 16777216
+      k3 = mul(rol(mul(k3, C3), 17), C4)
+      h3 = bxor(h3, k3)
+    end
+    if rest > 4 then
+      k2 = (t[5] or 0) + (t[6] or 0) * 256 + (t[7] or 0) * 65536 + (t[8] or 0) * 16777216
+      k2 = mul(rol(mul(k2, C2), 16), C3)
+      h2 = bxor(h2, k2)
+    end
+    k1 = t[1] + (t[2] or 0) * 256 + (t[3] or 0) * 65536 + (t[4] or 0) * 16777216
+    k1 = mul(rol(mul(k1, C1), 15), C2)
+    h1 = bxor(h1, k1)
+  end
+  h1 = bxor(h1, len) % TWO32
+  h2 = bxor(h2, len) % TWO32
+  h3 = bxor(h3, len) % TWO32
+  h4 = bxor(h4, len) % TWO32
+  h1 = (h1 + h2 + h3 + h4) % TWO32
+  h2 = (h2 + h1) % TWO32
+  h3 = (h3 + h1) % TWO32
+  h4 = (h4 + h1) % TWO32
+  h1, h2, h3, h4 = fmix(h1), fmix(h2), fmix(h3), fmix(h4)
+  h1 = (h1 + h2 + h3 + h4) % TWO32
+  h2 = (h2 + h1) % TWO32
+  h3 = (h3 + h1) % TWO32
+  h4 = (h4 + h1) % TWO32
+  return h1, h2, h3, h4
+end
+
+-- Positions (docs/FORMAT.md section 5, narrow: every range here is at most 2^32) ------------------------------------
+-- p(i) = h1 + h2 i + h3 i^2 + h4 i^3 mod 2^32 by forward differences, offset_i = floor(p(i) * sigma) with
+-- sigma = M * 2^-32 (one IEEE multiply, as the format says), position i = i * stride + offset_i.
+
+-- Writes the k positions of `key` into `out` (1-based) for a filter `shape` {seed, k, range, stride}.
+local function positions(shape, key, out)
+  local p, d1, d2, d3 = murmur(key, shape.seed)
+  d1, d2, d3 = (d1 + d2 + d3) % TWO32, (2 * d2 + 6 * d3) % TWO32, 6 * d3 % TWO32
+  local sigma, stride = shape.sigma, shape.stride
+  for i = 0, shape.k - 1 do
+    out[i + 1] = i * stride + floor(p * sigma)
+    p = (p + d1) % TWO32
+    d1 = (d1 + d2) % TWO32
+    d2 = (d2 + d3) % TWO32
+  end
+  return out
+end
+
+-- Redis numbers a string's bits from the most significant of each byte, the format from the least: i XOR 7.
+local function bitOffset(i)
+  local r = i % 8
+  return i - r + 7 - r
+end
+
+-- Counter i's BITFIELD offset: byte i (8-bit), or nibble i mod 2 of byte floor(i / 2), low nibble first (4-bit).
+local function counterOffset(i, width)
+  if width == 8 then return 8 * i end
+  local r = i % 2
+  return 4 * (i - r) + 4 - 4 * r
+end
+
+-- Kinds -------------------------------------------------------------------------------------------------------------
+-- The rate formulas are those of @bloomkit/core (params.ts), and sizing is its chooseShape: for every k in [1, 64]
+-- the least number of units (m = units * unit(k)) whose predicted rate is at most p, keeping the least m (then the
+-- least k). Lua has no log1p and expm1: they are computed from log and exp with the usual correction (Goldberg,
+-- "What every computer scientist should know about floating-point arithmetic", 1991, Theorem 4), within a few ulps
+-- of core's, so on a boundary the two may pick m one unit apart; a filter is identified by the capacity and rate it
+-- was sized for, not by its m (see sameFilter).
+
+local function log1p(x)
+  local u = 1 + x
+  if u == 1 then return x end
+  return log(u) * x / (u - 1)
+end
+
+local function expm1(x)
+  local u = exp(x)
+  if u == 1 then return x end
+  local um1 = u - 1
+  if um1 == -1 then return -1 end
+  return um1 * x / log(u)
+end
+
+local function standardRate(m, n, k)
+  if m == 1 then return 1 end
+  return (-expm1(k * n * log1p(-1 / m))) ^ k
+end
+
+local function partitionedRate(m, n, k)
+  local s = ceil(m / k)
+  if s == 1 then return 1 end
+  return (-expm1(n * log1p(-1 / s))) ^ k
+end
+
+local KINDS = {
+  standard = { storage = 'bits', unit = function() return 1 end, rate = standardRate, sliced = false },
+  partitioned = { storage = 'bits', unit = function(k) return k end, rate = partitionedRate, sliced = true },
+  counting = { storage = 'counters', unit = function() return 1 end, rate = standardRate, sliced = false },
+}
+local KIND_NAMES = 'standard, partitioned, counting'
+-- Kinds @bloomkit/redis holds that this library does not serve (yet): a filter of one is named in the error.
+local NODE_ONLY = { blocked = true, scalable = true, window = true }
+
+-- m and k for n keys at rate p (chooseShape of @bloomkit/core).
+local function chooseShape(kind, n, p)
+  local maxBits = 2 ^ 48
+  local bestBits, bestK
+  for k = 1, MAX_HASHES do
+    local unit = kind.unit(k)
+    local maxUnits = floor(maxBits / unit)
+    local function fits(units) return kind.rate(units * unit, n, k) <= p end
+    local hi = max(1, min(maxUnits, ceil(min(ceil(-n * log(p) / 0.4804530139182014), maxBits) / unit)))
+    while not fits(hi) and hi < maxUnits do hi = min(maxUnits, hi * 2) end
+    if fits(hi) then
+      local lo = floor(hi / 4)
+      if lo > 0 and fits(lo) then lo = 0 end
+      while hi - lo > 1 do
+        local mid = floor((lo + hi) / 2)
+        if fits(mid) then hi = mid else lo = mid end
+      end
+      local bits = hi * unit
+      if bestBits == nil or bits < bestBits then bestBits, bestK = bits, k end
+    end
+  end
+  return bestBits, bestK
+end
+
+-- The meta hash: a filter's parameters (params.ts of @bloomkit/redis) ------------------------------------------------
+
+local function checkName(name)
+  if type(name) ~= 'string' or #name == 0 or #name > MAX_NAME_BYTES or match(name, '[{}]') then
+    fail(format("the key argument must be the filter's name: 1 to %d bytes without '{' or '}', got %s", MAX_NAME_BYTES, show(name)))
+  end
+  return name
+end
+
+local function metaKey(name) return 'bloomkit:{' .. name .. '}:meta' end
+
+local function hexOf(generation) return format('%08x', generation) end
+
+-- Reads and checks the meta hash of `name` as @bloomkit/redis's decodeParams does (any client can write the hash,
+-- and what it says is about to be looped over): every field within its range and consistent with the others.
+-- Returns nil when there is no hash.
+local function readMeta(name)
+  local flat = call('HGETALL', metaKey(name))
+  if #flat == 0 then return nil end
+  local f = {}
+  for i = 1, #flat, 2 do f[flat[i]] = flat[i + 1] end
+  local function bad(field, range)
+    fail(format('meta field %s of %s must be %s, got %s', field, metaKey(name), range, show(f[field])))
+  end
+  local function int(field, min, max)
+    local value = integer(f[field], min, max)
+    if value == nil then bad(field, format('an integer in [%.0f, %.0f]', min, max)) end
+    return value
+  end
+  if f.format ~= FORMAT_TAG then fail(format('the key %s is not a bloomkit filter (format field %s)', metaKey(name), show(f.format))) end
+  local kind = KINDS[f.kind]
+  if kind == nil then
+    if NODE_ONLY[f.kind] then fail(format('%s is a %s filter: functions version %d serve %s; use @bloomkit/redis for it', name, f.kind, VERSION, KIND_NAMES)) end
+    bad('kind', 'one of ' .. KIND_NAMES)
+  end
+  local meta = { name = name, kindName = f.kind, kind = kind, fields = f }
+  meta.generation = int('generation', 1, TWO32 - 1)
+  meta.seed = int('seed', 0, TWO32 - 1)
+  meta.k = int('hashes', 1, MAX_HASHES)
+  meta.exceptions = f.exceptions ~= nil and int('exceptions', 0, 1) == 1
+  if kind.storage == 'counters' then
+    meta.width = int('counterBits', 4, 8)
+    if meta.width ~= 4 and meta.width ~= 8 then bad('counterBits', 'one of 4, 8') end
+    if meta.exceptions then bad('exceptions', '0 for a counting filter (exceptions live beside bits)') end
+    meta.m = int('bits', 1, TWO32 / meta.width)
+  else
+    meta.width = int('counterBits', 0, 0)
+    meta.m = int('bits', 1, TWO32)
+    local unit = kind.unit(meta.k)
+    if meta.m % unit ~= 0 then bad('bits', format("a multiple of %d (the layout's unit with k = %d)", unit, meta.k)) end
+  end
+  if f.capacity ~= '' or f.fpr ~= '' then
+    meta.capacity = int('capacity', 1, MAX_SAFE)
+    meta.fpr = rate(f.fpr)
+    if meta.fpr == nil then bad('fpr', 'a number in (0, 1)') end
+  end
+  int('shards', 1, 1)
+  int('shardBlocks', 0, 0)
+  int('growth', 0, 0)
+  int('tightening', 0, 0)
+  if f.duration ~= nil then int('duration', 0, 0) end
+  if f.count ~= nil then meta.count = int('count', 0, MAX_SAFE) else meta.count = 0 end
+  meta.ready = f.state == 'ready'
+  meta.bytes = ceil(meta.m * max(1, meta.width) / 8)
+  local g = hexOf(meta.generation)
+  meta.data = 'bloomkit:{' .. name .. '}:data:' .. g
+  meta.set = 'bloomkit:{' .. name .. '}:exceptions:' .. g
+  local range = meta.m
+  if kind.sliced then range = meta.m / meta.k end
+  meta.shape = { seed = meta.seed, k = meta.k, sigma = range / TWO32, stride = kind.sliced and range or 0 }
+  return meta
+end
+
+-- The filter `name`, ready and whole: its meta checked, and its storage string holding the guard (the generation,
+-- big-endian, right after the payload: guard.ts of @bloomkit/redis), so a filter that expired or was dropped is
+-- never written to nor read as empty.
+local function openFilter(name)
+  local meta = readMeta(checkName(name))
+  if meta == nil then fail('no filter ' .. name) end
+  if not meta.ready then fail(name .. ' is still being created; try again') end
+  if call('BITFIELD_RO', meta.data, 'GET', 'u32', meta.bytes * 8)[1] ~= meta.generation then fail('no filter ' .. name) end
+  return meta
+end
+
+local function items(where, args, from)
+  local n = #args - from + 1
+  if n < 1 then fail(where .. ': give at least one ITEM') end
+  if n > MAX_ITEMS then fail(format('%s: at most %d items in one call, got %d', where, MAX_ITEMS, n)) end
+  return n
+end
+
+-- One key's operations ------------------------------------------------------------------------------------------------
+
+-- Reused argument tables: a BITFIELD command per key, no table per key.
+local cmd, pos = {}, {}
+
+local function clearFrom(t, n)
+  for i = #t, n + 1, -1 do t[i] = nil end
+end
+
+-- BITFIELD with k subcommands `op type offset [value]` on the key's positions; returns the k replies.
+local function bitfield(meta, readOnly, op, value, key)
+  positions(meta.shape, key, pos)
+  local n = 0
+  if not readOnly and meta.width ~= 0 then cmd[1], cmd[2] = 'OVERFLOW', 'SAT'; n = 2 end
+  local ctype = meta.width == 0 and 'u1' or ('u' .. meta.width)
+  for i = 1, meta.k do
+    local offset
+    if meta.width == 0 then offset = bitOffset(pos[i]) else offset = counterOffset(pos[i], meta.width) end
+    cmd[n + 1], cmd[n + 2], cmd[n + 3] = op, ctype, offset
+    n = n + 3
+    if value ~= nil then cmd[n + 1] = value; n = n + 1 end
+  end
+  clearFrom(cmd, n)
+  if readOnly then return call('BITFIELD_RO', meta.data, spread(cmd)) end
+  return call('BITFIELD', meta.data, spread(cmd))
+end
+
+-- Test-and-add: 1 when the key was new. Bits: a bit went 0 -> 1 (counted), or (exceptions) the key was listed as a
+-- known false positive and is not any more (not counted: the bits did not change). Counters: a counter went 0 -> 1
+-- after a saturating increment (CountingBloomFilter.add). Returns the answer and whether it counts.
+local function addOne(meta, key)
+  local before
+  local changed = false
+  if meta.width == 0 then
+    before = bitfield(meta, false, 'SET', 1, key)
+    for i = 1, meta.k do if before[i] == 0 then changed = true; break end end
+  else
+    before = bitfield(meta, false, 'INCRBY', 1, key)
+    for i = 1, meta.k do if before[i] == 1 then changed = true; break end end
+  end
+  if meta.exceptions and call('SREM', meta.set, key) == 1 and not changed then return 1, false end
+  if changed then return 1, true end
+  return 0, false
+end
+
+local function holds(meta, key)
+  local values = bitfield(meta, true, 'GET', nil, key)
+  for i = 1, meta.k do if values[i] == 0 then return false end end
+  return true
+end
+
+local function hasOne(meta, key)
+  if not holds(meta, key) then return 0 end
+  if meta.exceptions and call('SISMEMBER', meta.set, key) == 1 then return 0 end
+  return 1
+end
+
+local function addAll(meta, args, from)
+  local out = {}
+  local added = 0
+  for i = from, #args do
+    local answer, counts = addOne(meta, args[i])
+    out[#out + 1] = answer
+    if counts then added = added + 1 end
+  end
+  if added > 0 then call('HINCRBY', metaKey(meta.name), 'count', added) end
+  return out
+end
+
+-- Checked delete (CountingBloomFilter.delete): removed only when each counter is non-zero and, unless saturated, at
+-- least the number of times its position repeats among the key's k; then each unsaturated counter goes down once
+-- per occurrence. Returns 1 when deleted and whether some counter reached 0 (count goes down by one).
+local function deleteOne(meta, key)
+  local values = bitfield(meta, true, 'GET', nil, key)
+  local max = 2 ^ meta.width - 1
+  local k = meta.k
+  for h = 1, k do
+    local times = 0
+    for g = 1, k do if pos[g] == pos[h] then times = times + 1 end end
+    if values[h] == 0 or (values[h] ~= max and values[h] < times) then return 0, false end
+  end
+  local dec, n = { 'OVERFLOW', 'WRAP' }, 2
+  local ctype = 'u' .. meta.width
+  for h = 1, k do
+    if values[h] ~= max then
+      dec[n + 1], dec[n + 2], dec[n + 3], dec[n + 4] = 'INCRBY', ctype, counterOffset(pos[h], meta.width), -1
+      n = n + 4
+    end
+  end
+  local reached = false
+  if n > 2 then
+    local now = call('BITFIELD', meta.data, spread(dec))
+    for h = 1, #now do if now[h] == 0 then reached = true end end
+  end
+  return 1, reached
+end
+
+-- Creating a filter ---------------------------------------------------------------------------------------------------
+
+local FIELD_ORDER = { 'format', 'kind', 'seed', 'bits', 'hashes', 'counterBits', 'capacity', 'fpr', 'shards',
+  'shardBlocks', 'growth', 'tightening', 'exceptions', 'duration' }
+
+-- Parses `KIND CAPACITY FPR` style options from args[from..to] (reserve: positional first; insert: named).
+local function plan(where, o)
+  local kind = KINDS[o.kind]
+  if kind == nil then
+    if NODE_ONLY[o.kind] then fail(format('%s: kind %s is created by @bloomkit/redis; functions version %d create %s', where, o.kind, VERSION, KIND_NAMES)) end
+    fail(format('%s: KIND must be one of %s, got %s', where, KIND_NAMES, show(o.kind)))
+  end
+  local capacity = argInteger(where, 'CAPACITY', o.capacity, 1, MAX_SAFE)
+  local fpr = rate(o.fpr)
+  if fpr == nil then fail(format('%s: %s must be a number in (0, 1), got %s', where, o.fprName or 'FPR', show(o.fpr))) end
+  local seed = 0
+  if o.seed ~= nil then seed = argInteger(where, 'SEED', o.seed, 0, TWO32 - 1) end
+  local width = 0
+  if kind.storage == 'counters' then
+    width = 4
+    if o.width ~= nil then
+      width = argInteger(where, 'COUNTERBITS', o.width, 4, 8)
+      if width ~= 4 and width ~= 8 then fail(format('%s: COUNTERBITS must be one of 4, 8, got %s', where, show(o.width))) end
+    end
+  elseif o.width ~= nil then
+    fail(format('%s: COUNTERBITS applies to a counting filter, not %s', where, o.kind))
+  end
+  if o.exceptions and kind.storage ~= 'bits' then
+    fail(format('%s: EXCEPTIONS live beside bits: KIND must be standard or partitioned, not %s', where, o.kind))
+  end
+  local bits, k = chooseShape(kind, capacity, fpr)
+  if bits == nil or bits * max(1, width) > (MAX_STRING_BYTES - GUARD_BYTES) * 8 then
+    fail(format('%s: a %s filter of CAPACITY %.0f at FPR %s needs more than a Redis string (512 MB); use a larger FPR or a smaller CAPACITY',
+      where, o.kind, capacity, exact(fpr)))
+  end
+  return {
+    format = FORMAT_TAG, kind = o.kind, seed = format('%.0f', seed), bits = format('%.0f', bits), hashes = tostring(k),
+    counterBits = tostring(width), capacity = format('%.0f', capacity), fpr = exact(fpr), shards = '1',
+    shardBlocks = '0', growth = '0', tightening = '0', exceptions = o.exceptions and '1' or '0', duration = '0',
+  }
+end
+
+-- The first parameter in which an existing filter differs from the planned one, or nil: kind, seed, counters,
+-- exceptions, and the capacity and rate it was sized for (as numbers). Not m and k: a creator that sized the same
+-- capacity and rate with another libm may have picked m one unit apart (see the sizing above).
+local function difference(meta, planned)
+  local f = meta.fields
+  if f.kind ~= planned.kind then return format('kind %s vs %s', f.kind, planned.kind) end
+  if meta.seed ~= tonumber(planned.seed) then return format('seed %.0f vs %s', meta.seed, planned.seed) end
+  if meta.width ~= tonumber(planned.counterBits) then return format('counterBits %d vs %s', meta.width, planned.counterBits) end
+  if (meta.exceptions and '1' or '0') ~= planned.exceptions then return 'exceptions' end
+  if meta.capacity == nil then return 'capacity: the filter was built from bits and hashes' end
+  if meta.capacity ~= tonumber(planned.capacity) then return format('capacity %.0f vs %s', meta.capacity, planned.capacity) end
+  if meta.fpr ~= tonumber(planned.fpr) then return format('fpr %s vs %s', exact(meta.fpr), planned.fpr) end
+  return nil
+end
+
+-- A new filter's generation: a number in [1, 2^32 - 1] from the server's clock (microseconds) and the name, so a
+-- filter dropped and created again gets other storage keys (keys.ts of @bloomkit/redis).
+local function newGeneration(name)
+  local t = call('TIME')
+  local h1, h2 = murmur(name .. ':' .. t[1] .. ':' .. t[2], tonumber(t[2]))
+  local g = bxor(h1, h2) % TWO32
+  if g == 0 then g = 1 end
+  return g
+end
+
+-- Creates the filter planned, or opens one of that name with the same parameters; fails on one with others.
+-- The storage is written before the meta hash, so a server without the memory leaves nothing behind.
+local function reserve(where, name, planned)
+  local existing = readMeta(name)
+  if existing ~= nil then
+    local why = difference(existing, planned)
+    if why ~= nil then fail(format('%s: a filter named %s exists with other parameters (%s)', where, name, why)) end
+    return false
+  end
+  local generation = newGeneration(name)
+  local g = hexOf(generation)
+  local data = 'bloomkit:{' .. name .. '}:data:' .. g
+  local bytes = ceil(tonumber(planned.bits) * max(1, tonumber(planned.counterBits)) / 8)
+  call('DEL', data)
+  call('SETRANGE', data, bytes, char(floor(generation / 16777216), floor(generation / 65536) % 256, floor(generation / 256) % 256, generation % 256))
+  local fields = {}
+  for _, field in ipairs(FIELD_ORDER) do
+    fields[#fields + 1] = field
+    fields[#fields + 1] = planned[field]
+  end
+  fields[#fields + 1] = 'generation'; fields[#fields + 1] = format('%.0f', generation)
+  fields[#fields + 1] = 'count'; fields[#fields + 1] = '0'
+  fields[#fields + 1] = 'state'; fields[#fields + 1] = 'ready'
+  call('HSET', metaKey(name), spread(fields))
+  return true
+end
+
+-- Verbs -------------------------------------------------------------------------------------------------------------
+
+-- bk_reserve NAME KIND CAPACITY FPR [SEED s] [COUNTERBITS w] [EXCEPTIONS] -> OK
+local function bk_reserve(keys, args)
+  local where = 'bk_reserve'
+  local name = checkName(keys[1])
+  if #args < 3 then fail(where .. ': give KIND CAPACITY FPR [SEED s] [COUNTERBITS w] [EXCEPTIONS]') end
+  local o = { kind = args[1], capacity = args[2], fpr = args[3] }
+  local i = 4
+  while i <= #args do
+    local option = upper(args[i])
+    if option == 'SEED' and i < #args then o.seed = args[i + 1]; i = i + 2
+    elseif option == 'COUNTERBITS' and i < #args then o.width = args[i + 1]; i = i + 2
+    elseif option == 'EXCEPTIONS' then o.exceptions = true; i = i + 1
+    elseif option == 'GROWTH' or option == 'DURATION' then
+      fail(format('%s: %s applies to a %s filter, which @bloomkit/redis creates (functions version %d)', where, option,
+        option == 'GROWTH' and 'scalable' or 'window', VERSION))
+    else fail(format('%s: unknown option %s (known: SEED s, COUNTERBITS w, EXCEPTIONS)', where, show(args[i]))) end
+  end
+  reserve(where, name, plan(where, o))
+  return { ok = 'OK' }
+end
+
+-- bk_add NAME ITEM -> 1 when the item was new (and is added), 0 when it was present
+local function bk_add(keys, args)
+  if #args ~= 1 then fail(format('bk_add: give one ITEM (bk_madd for more), got %d arguments', #args)) end
+  local meta = openFilter(keys[1])
+  return addAll(meta, args, 1)[1]
+end
+
+-- bk_madd NAME ITEM [ITEM ...] -> an array of 1 (new, added) and 0 (present), in order
+local function bk_madd(keys, args)
+  items('bk_madd', args, 1)
+  return addAll(openFilter(keys[1]), args, 1)
+end
+
+-- bk_exists NAME ITEM -> 1 when present
+local function bk_exists(keys, args)
+  if #args ~= 1 then fail(format('bk_exists: give one ITEM (bk_mexists for more), got %d arguments', #args)) end
+  return hasOne(openFilter(keys[1]), args[1])
+end
+
+-- bk_mexists NAME ITEM [ITEM ...] -> an array of 1 (present) and 0
+local function bk_mexists(keys, args)
+  items('bk_mexists', args, 1)
+  local meta = openFilter(keys[1])
+  local out = {}
+  for i = 1, #args do out[i] = hasOne(meta, args[i]) end
+  return out
+end
+
+-- bk_insert NAME [KIND k] [CAPACITY c] [ERROR e] [SEED s] [COUNTERBITS w] [EXCEPTIONS] [NOCREATE] ITEMS ITEM... ->
+-- as bk_madd, creating the filter first when it does not exist (KIND standard, CAPACITY 100, ERROR 0.01 unless
+-- given; RedisBloom's defaults). With NOCREATE a missing filter is an error. An existing filter is compared with
+-- the options given (not with the defaults).
+local function bk_insert(keys, args)
+  local where = 'bk_insert'
+  local name = checkName(keys[1])
+  local o = {}
+  local given = false
+  local noCreate = false
+  local i = 1
+  while i <= #args do
+    local option = upper(args[i])
+    if option == 'ITEMS' then break end
+    local value = args[i + 1]
+    if option == 'NOCREATE' then noCreate = true; i = i + 1
+    elseif option == 'EXCEPTIONS' then o.exceptions = true; given = true; i = i + 1
+    elseif value == nil then fail(format('%s: %s needs a value', where, show(args[i])))
+    elseif option == 'KIND' then o.kind = value; given = true; i = i + 2
+    elseif option == 'CAPACITY' then o.capacity = value; given = true; i = i + 2
+    elseif option == 'ERROR' then o.fpr = value; given = true; i = i + 2
+    elseif option == 'SEED' then o.seed = value; given = true; i = i + 2
+    elseif option == 'COUNTERBITS' then o.width = value; given = true; i = i + 2
+    else fail(format('%s: unknown option %s (known: KIND, CAPACITY, ERROR, SEED, COUNTERBITS, EXCEPTIONS, NOCREATE, ITEMS)', where, show(args[i]))) end
+  end
+  if i > #args then fail(where .. ': give ITEMS and at least one ITEM') end
+  items(where, args, i + 1)
+  if noCreate and given then fail(where .. ': NOCREATE opens a filter; it takes no sizing options') end
+  if not noCreate then
+    o.kind = o.kind or 'standard'
+    o.capacity = o.capacity or '100'
+    o.fpr = o.fpr or '0.01'
+    o.fprName = 'ERROR'
+    local planned = plan(where, o)
+    local existing = readMeta(name)
+    if existing == nil then reserve(where, name, planned)
+    elseif given then
+      local why = difference(existing, planned)
+      if why ~= nil then fail(format('%s: a filter named %s exists with other parameters (%s)', where, name, why)) end
+    end
+  end
+  return addAll(openFilter(name), args, i + 1)
+end
+
+-- bk_card NAME -> the number of items added (adds that changed the filter; net of deletes for counting)
+local function bk_card(keys, args)
+  if #args ~= 0 then fail('bk_card: takes no arguments') end
+  return openFilter(keys[1]).count
+end
+
+-- bk_info NAME -> field/value pairs: RedisBloom's (Capacity, Size, Number of filters, Number of items inserted,
+-- Expansion rate) then bloomkit's (Kind, Bits, Hashes, Seed, Error rate, Counter bits, Exceptions, Generation, ...)
+local function bk_info(keys, args)
+  if #args ~= 0 then fail('bk_info: takes no arguments') end
+  local meta = openFilter(keys[1])
+  local exceptions = 0
+  if meta.exceptions then exceptions = call('SCARD', meta.set) end
+  return {
+    'Capacity', meta.capacity or 0,
+    'Size', meta.bytes,
+    'Number of filters', 1,
+    'Number of items inserted', meta.count,
+    'Expansion rate', 0,
+    'Kind', meta.kindName,
+    'Bits', meta.m,
+    'Hashes', meta.k,
+    'Seed', meta.seed,
+    'Error rate', meta.fpr and exact(meta.fpr) or '',
+    'Counter bits', meta.width,
+    'Exceptions', meta.exceptions and exceptions or -1,
+    'Generation', meta.generation,
+    'Storage key', meta.data,
+    'Functions version', VERSION,
+  }
+end
+
+local function counting(where, meta)
+  if meta.width == 0 then fail(format('%s: %s is a %s filter; deletes need counters (a counting filter)', where, meta.name, meta.kindName)) end
+  return meta
+end
+
+local function deleteAll(meta, args, from)
+  local out = {}
+  local emptied = 0
+  for i = from, #args do
+    local answer, reached = deleteOne(meta, args[i])
+    out[#out + 1] = answer
+    if reached then emptied = emptied + 1 end
+  end
+  if emptied > 0 then
+    call('HSET', metaKey(meta.name), 'count', format('%.0f', max(0, meta.count - emptied)))
+  end
+  return out
+end
+
+-- bk_del NAME ITEM -> 1 when deleted, 0 when absent (nothing changed). Counting filters.
+local function bk_del(keys, args)
+  if #args ~= 1 then fail(format('bk_del: give one ITEM (bk_mdel for more), got %d arguments', #args)) end
+  return deleteAll(counting('bk_del', openFilter(keys[1])), args, 1)[1]
+end
+
+-- bk_mdel NAME ITEM [ITEM ...] -> an array of 1 (deleted) and 0 (absent)
+local function bk_mdel(keys, args)
+  items('bk_mdel', args, 1)
+  return deleteAll(counting('bk_mdel', openFilter(keys[1])), args, 1)
+end
+
+local function withExceptions(where, meta)
+  if not meta.exceptions then fail(format('%s: %s was created without EXCEPTIONS', where, meta.name)) end
+  return meta
+end
+
+-- bk_except NAME ITEM [ITEM ...] -> per item 1 when listed as a known false positive (it answers absent from now
+-- on), 0 when the filter answers absent already or the item is listed (ExceptionFilter.addException)
+local function bk_except(keys, args)
+  items('bk_except', args, 1)
+  local meta = withExceptions('bk_except', openFilter(keys[1]))
+  local fresh = call('EXISTS', meta.set) == 0
+  local out = {}
+  for i = 1, #args do
+    if holds(meta, args[i]) and call('SADD', meta.set, args[i]) == 1 then out[i] = 1 else out[i] = 0 end
+  end
+  if fresh and call('EXISTS', meta.set) == 1 then
+    local ttl = call('PTTL', meta.data)
+    if ttl > 0 then call('PEXPIRE', meta.set, ttl) end
+  end
+  return out
+end
+
+-- bk_unexcept NAME ITEM [ITEM ...] -> per item 1 when it was listed (and is not any more)
+local function bk_unexcept(keys, args)
+  items('bk_unexcept', args, 1)
+  local meta = withExceptions('bk_unexcept', openFilter(keys[1]))
+  local out = {}
+  for i = 1, #args do out[i] = call('SREM', meta.set, args[i]) end
+  return out
+end
+
+-- bk_positions NAME ITEM -> the item's k positions in the filter (docs/FORMAT.md section 5), to check a client
+local function bk_positions(keys, args)
+  if #args ~= 1 then fail(format('bk_positions: give one ITEM, got %d arguments', #args)) end
+  local meta = openFilter(keys[1])
+  local out = positions(meta.shape, args[1], {})
+  return out
+end
+
+-- bk_hash ITEM [SEED s] (no key) -> MurmurHash3 x86_128's four words h1..h4 of the item (docs/FORMAT.md section 4)
+local function bk_hash(keys, args)
+  if #keys ~= 0 then fail('bk_hash: takes no key (FCALL_RO bk_hash 0 ITEM [SEED s])') end
+  if #args ~= 1 and not (#args == 3 and upper(args[2]) == 'SEED') then fail('bk_hash: give ITEM [SEED s]') end
+  local seed = 0
+  if #args == 3 then seed = argInteger('bk_hash', 'SEED', args[3], 0, TWO32 - 1) end
+  local h1, h2, h3, h4 = murmur(args[1], seed)
+  return { h1, h2, h3, h4 }
+end
+
+-- bk_version (no key) -> this library's version
+local function bk_version()
+  return VERSION
+end
+
+local function register(name, body, readOnly)
+  redis.register_function({ function_name = name, callback = verb(body), flags = readOnly and { 'no-writes' } or {} })
+end
+
+register('bk_reserve', bk_reserve)
+register('bk_add', bk_add)
+register('bk_madd', bk_madd)
+register('bk_insert', bk_insert)
+register('bk_del', bk_del)
+register('bk_mdel', bk_mdel)
+register('bk_except', bk_except)
+register('bk_unexcept', bk_unexcept)
+register('bk_exists', bk_exists, true)
+register('bk_mexists', bk_mexists, true)
+register('bk_card', bk_card, true)
+register('bk_info', bk_info, true)
+register('bk_positions', bk_positions, true)
+register('bk_hash', bk_hash, true)
+register('bk_version', bk_version, true)

@@ -1,0 +1,603 @@
+import { chooseShape, type Key, murmur3x86_128Into, partitionedLayout, standardLayout } from '@bloomkit/core';
+import { ExceptionFilter } from '@bloomkit/exceptions';
+import { createFilter } from '@bloomkit/filters';
+import { binaryKeys, depth, urlKeys } from '@bloomkit/testkit';
+import { startSingle } from '@bloomkit/testkit/redis';
+import fc from 'fast-check';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  functionsSource,
+  type LocalFilter,
+  RedisBloomFilter,
+  type RedisFilterOptions,
+} from '../src/index.js';
+import { KeyPositions } from '../src/positions.js';
+
+let client: Redis;
+let other: Redis;
+let stop: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ client, stop } = await startSingle());
+  other = client.duplicate();
+  await RedisBloomFilter.installFunctions(client);
+});
+afterAll(async () => {
+  other?.disconnect();
+  await stop?.();
+});
+
+/** FCALL verb 1 name ...args (FCALL_RO for the read-only verbs). */
+function fcall(verb: string, name: string, ...args: (string | number | Uint8Array)[]): Promise<unknown> {
+  const readOnly = /^bk_(m?exists|card|info|positions)$/.test(verb);
+  const wire = args.map((arg) => (arg instanceof Uint8Array ? Buffer.from(arg) : arg));
+  return client.call(readOnly ? 'FCALL_RO' : 'FCALL', verb, '1', name, ...wire);
+}
+
+/** The error message a call fails with (the test fails when it succeeds). */
+async function refusal(call: Promise<unknown>): Promise<string> {
+  const outcome = await call.then(
+    (value) => ({ value }),
+    (error: Error) => ({ error }),
+  );
+  if (!('error' in outcome)) throw new Error(`expected an error reply, got ${JSON.stringify(outcome.value)}`);
+  return outcome.error.message;
+}
+
+/** Every key of the filter `name` in Redis, whatever its generation. */
+async function keysOf(name: string): Promise<string[]> {
+  return (await client.keys(`bloomkit:{${name}}:*`)).sort();
+}
+
+const KEY_KINDS = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  fc.uint8Array({ maxLength: 70 }).map((bytes) => bytes as Key),
+  fc.constant(''),
+  fc.string({ minLength: 200, maxLength: 600 }),
+);
+
+describe('hashing on the server is the format’s (docs/FORMAT.md §4)', () => {
+  const CHECKS: [string, number, string][] = [
+    ['', 0, '00000000 00000000 00000000 00000000'],
+    ['hello', 0, '2b2444a0 db91def7 9adb31b6 9adb31b6'],
+    ['hello', 42, '9c4f9a01 053404f6 886f9b95 886f9b95'],
+    ['The quick brown fox jumps over the lazy dog', 0, '2f1583c3 ecee2c67 5d7bf66c e5e91d2c'],
+    ['The quick brown fox jumps over the lazy dog', 0x9747b28c, '8ad4d55e 4cb86171 8ea73a9c cdb6793e'],
+    ['0123456789abc', 0, 'c970af1d cc6d9d01 dd00c683 fc11eee3'],
+    ['0123456789abcd', 0, '6f34d20a c0a5114d ae0d83c5 63f51794'],
+    ['0123456789abcde', 0, '3c76c46d 4d0818c0 add433da a78673fa'],
+    ['héllo wörld ✓', 7, '6ceedc7e 3c7e65c2 143928d4 033c435f'],
+  ];
+  it('gives the check values', async () => {
+    for (const [key, seed, words] of CHECKS) {
+      const reply = (await client.call('FCALL_RO', 'bk_hash', '0', key, 'SEED', String(seed))) as number[];
+      expect(reply.map((w) => w.toString(16).padStart(8, '0')).join(' '), key).toBe(words);
+    }
+  });
+
+  it('equals the library’s hash for any key and seed (ASCII, non-ASCII, empty, long, binary)', async () => {
+    const words = new Uint32Array(4);
+    await fc.assert(
+      fc.asyncProperty(KEY_KINDS, fc.nat({ max: 0xffffffff }), async (key, seed) => {
+        murmur3x86_128Into(key, seed, words);
+        const wire = typeof key === 'string' ? key : Buffer.from(key);
+        const reply = await client.call('FCALL_RO', 'bk_hash', '0', wire, 'SEED', String(seed));
+        expect(reply).toEqual([...words]);
+      }),
+      { numRuns: depth(300) },
+    );
+  });
+});
+
+describe('positions on the server are the format’s (§5), for every shape', () => {
+  it('equal the library’s for random shapes, seeds and keys', async () => {
+    let serial = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('standard', 'partitioned', 'counting'),
+        fc.integer({ min: 1, max: 2 ** 26 }),
+        fc.integer({ min: 1, max: 64 }),
+        fc.nat({ max: 0xffffffff }),
+        fc.array(KEY_KINDS, { minLength: 1, maxLength: 5 }),
+        async (kind, bits, hashes, seed, keys) => {
+          const name = `positions-${serial++}`;
+          const filter = await RedisBloomFilter.create(client, name, { kind, bits, hashes, seed });
+          const layout = kind === 'partitioned' ? partitionedLayout : standardLayout;
+          const expected = new KeyPositions(layout, filter.bits, filter.hashes, seed);
+          for (const key of keys) {
+            const reply = await fcall('bk_positions', name, key);
+            expect(reply).toEqual([...expected.of(key)]);
+          }
+          await filter.drop();
+        },
+      ),
+      { numRuns: depth(60) },
+    );
+  });
+
+  it('reach the top of the largest range a Redis string holds (2^32 − 64 bits) as the library’s do', async () => {
+    // bk_positions reads the meta and the guard only: the meta is changed and the guard planted past 512 MB − 8.
+    const name = 'positions-top';
+    const filter = await RedisBloomFilter.create(client, name, {
+      kind: 'standard',
+      bits: 64,
+      hashes: 9,
+      seed: 77,
+    });
+    const data = (await filter.info()).keys[0]!;
+    const bits = 2 ** 32 - 64;
+    const guard = await client.getrangeBuffer(data, 8, 11);
+    await client.hset(`bloomkit:{${name}}:meta`, 'bits', String(bits));
+    await client.del(data);
+    await client.setrange(data, bits / 8, guard);
+    const expected = new KeyPositions(standardLayout, bits, 9, 77);
+    for (const key of ['hello', ...urlKeys(50, 'top')]) {
+      expect(await fcall('bk_positions', name, key)).toEqual([...expected.of(key)]);
+    }
+    await client.del(data, `bloomkit:{${name}}:meta`);
+  });
+});
+
+/** The local filter that create's options build (what a filter filled through the functions must export). */
+function localTwin(o: RedisFilterOptions): LocalFilter {
+  return createFilter(o.kind, {
+    capacity: o.capacity,
+    fpr: o.fpr,
+    seed: (o.seed as number | undefined) ?? 0,
+    ...(o.counterBits === undefined ? {} : { counterBits: o.counterBits }),
+  }) as LocalFilter;
+}
+
+const ONE_SLOT: RedisFilterOptions[] = [
+  { kind: 'standard', capacity: 3_000, fpr: 0.01, seed: 11 },
+  { kind: 'partitioned', capacity: 3_000, fpr: 0.01, seed: 12 },
+  { kind: 'counting', capacity: 3_000, fpr: 0.01, seed: 13 },
+  { kind: 'counting', capacity: 3_000, fpr: 0.01, seed: 14, counterBits: 8 },
+];
+
+/** bk_reserve's arguments for create's options. */
+function reserveArgs(o: RedisFilterOptions): string[] {
+  return [
+    o.kind,
+    String(o.capacity),
+    String(o.fpr),
+    'SEED',
+    String(o.seed ?? 0),
+    ...(o.counterBits === undefined ? [] : ['COUNTERBITS', String(o.counterBits)]),
+    ...(o.exceptions ? ['EXCEPTIONS'] : []),
+  ];
+}
+
+const label = (o: RedisFilterOptions) =>
+  `${o.kind}${o.counterBits ? ` ${o.counterBits}-bit` : ''}${o.exceptions ? ' with exceptions' : ''}`;
+
+describe('one filter, two doors: the functions and the Node client', () => {
+  for (const [i, options] of ONE_SLOT.entries()) {
+    it(`${label(options)}: reserved through FCALL, filled through both, exports the local filter’s bytes`, async () => {
+      const name = `doors-${i}`;
+      expect(await fcall('bk_reserve', name, ...reserveArgs(options))).toBe('OK');
+      const node = await RedisBloomFilter.create(client, name, options); // same parameters: opens
+      const local = localTwin(options);
+      expect([node.bits, node.hashes]).toEqual([local.bits, local.hashes]);
+      const keys = [...urlKeys(2_000, `doors${i}`), ...binaryKeys(200, i + 1), 'ключ', 'clé-😀', ''];
+      const half = keys.length >> 1;
+      const viaFunctions = (await fcall('bk_madd', name, ...keys.slice(0, half))) as number[];
+      const viaNode = await node.addMany(keys.slice(half));
+      const localAnswers = keys.map((key) => local.add(key));
+      expect([...viaFunctions.map((a) => a === 1), ...viaNode]).toEqual(localAnswers);
+      // Present: answers 0 (a counting filter's counters still go up, as the local filter's do).
+      expect(await fcall('bk_add', name, keys[0]!)).toBe(0);
+      expect(local.add(keys[0]!)).toBe(false);
+      expect(await node.hasMany(keys.slice(0, half))).toEqual(keys.slice(0, half).map(() => true));
+      expect(await fcall('bk_mexists', name, ...keys.slice(half))).toEqual(keys.slice(half).map(() => 1));
+      const probes = urlKeys(2_000, `absent${i}`);
+      const serverSays = ((await fcall('bk_mexists', name, ...probes)) as number[]).map((a) => a === 1);
+      expect(serverSays).toEqual(probes.map((key) => local.has(key)));
+      expect(await node.export()).toEqual(local.serialize());
+      expect(await fcall('bk_card', name)).toBe(local.count);
+      expect(await node.count()).toBe(local.count);
+      await node.drop();
+    });
+  }
+
+  it('a filter created from Node is used through the functions, and deletes agree (counting)', async () => {
+    const options: RedisFilterOptions = { kind: 'counting', capacity: 2_000, fpr: 0.01, seed: 99 };
+    const node = await RedisBloomFilter.create(client, 'doors-node', options);
+    const local = localTwin(options);
+    const keys = urlKeys(1_500, 'node-first');
+    await node.addMany(keys);
+    for (const key of keys) local.add(key);
+    const gone = keys.slice(0, 500);
+    const deleted = (await fcall('bk_mdel', 'doors-node', ...gone, 'never-added')) as number[];
+    const localDeleted = [...gone, 'never-added'].map((key) =>
+      (local as { delete(k: string): boolean }).delete(key),
+    );
+    expect(deleted.map((a) => a === 1)).toEqual(localDeleted);
+    expect(await fcall('bk_del', 'doors-node', keys[600]!)).toBe(1);
+    (local as { delete(k: string): boolean }).delete(keys[600]!);
+    expect(await node.export()).toEqual(local.serialize());
+    expect(await fcall('bk_mexists', 'doors-node', ...keys.slice(700, 710))).toEqual(Array(10).fill(1));
+    expect(await fcall('bk_card', 'doors-node')).toBe(local.count);
+    await node.drop();
+  });
+
+  it('exceptions: listed keys answer absent through both doors, and add lifts them', async () => {
+    const options: RedisFilterOptions = {
+      kind: 'standard',
+      capacity: 200,
+      fpr: 0.2,
+      seed: 5,
+      exceptions: true,
+    };
+    expect(await fcall('bk_reserve', 'doors-exc', ...reserveArgs(options))).toBe('OK');
+    const node = await RedisBloomFilter.open(client, 'doors-exc');
+    const keys = urlKeys(200, 'exc');
+    await fcall('bk_madd', 'doors-exc', ...keys);
+    const probes = urlKeys(3_000, 'exc-probe');
+    const present = (await fcall('bk_mexists', 'doors-exc', ...probes)) as number[];
+    const falsePositives = probes.filter((_, j) => present[j] === 1);
+    expect(falsePositives.length).toBeGreaterThan(10);
+    expect(await fcall('bk_except', 'doors-exc', ...falsePositives, 'surely-absent-key')).toEqual([
+      ...falsePositives.map(() => 1),
+      0,
+    ]);
+    expect(await node.hasMany(falsePositives)).toEqual(falsePositives.map(() => false));
+    expect(await fcall('bk_mexists', 'doors-exc', ...falsePositives)).toEqual(falsePositives.map(() => 0));
+    expect(await node.exceptionCount()).toBe(falsePositives.length);
+    expect(await fcall('bk_add', 'doors-exc', falsePositives[0]!)).toBe(1); // lifted: present from now on
+    expect(await node.has(falsePositives[0]!)).toBe(true);
+    expect(await fcall('bk_unexcept', 'doors-exc', falsePositives[1]!, falsePositives[0]!)).toEqual([1, 0]);
+    expect(await node.exceptionCount()).toBe(falsePositives.length - 2);
+    // The exceptions file (kind 6) of the local ExceptionFilter that went through the same steps.
+    const local = ExceptionFilter.wrap(createFilter('standard', { capacity: 200, fpr: 0.2, seed: 5 }));
+    for (const key of keys) local.add(key);
+    for (const key of falsePositives) local.addException(key);
+    local.add(falsePositives[0]!);
+    local.removeException(falsePositives[1]!);
+    expect(await node.export()).toEqual(local.serialize());
+    await node.drop();
+  });
+});
+
+describe('bk_reserve and bk_insert', () => {
+  it('size as core does, and Node’s create opens what they made (and the reverse)', async () => {
+    const next = (() => {
+      let x = 12345;
+      return () => {
+        x = (x * 1103515245 + 12345) % 2 ** 31;
+        return x / 2 ** 31;
+      };
+    })();
+    let differ = 0;
+    const total = depth(200);
+    for (let j = 0; j < total; j++) {
+      const kind = (['standard', 'partitioned', 'counting'] as const)[j % 3]!;
+      const capacity = 1 + Math.floor(next() ** 3 * 2_000_000);
+      const fpr = Number((10 ** (-1 - next() * 6)).toPrecision(1 + (j % 4)));
+      const name = `sizing-${j}`;
+      await fcall('bk_reserve', name, kind, String(capacity), String(fpr));
+      const layout = kind === 'partitioned' ? partitionedLayout : standardLayout;
+      const shape = chooseShape(capacity, fpr, layout);
+      const [bits, hashes] = (await client.hmget(`bloomkit:{${name}}:meta`, 'bits', 'hashes')).map(Number);
+      if (bits !== shape.bits || hashes !== shape.hashes) differ++;
+      // Same capacity and rate: the Node client opens it, whatever m the server picked.
+      const node = await RedisBloomFilter.create(client, name, { kind, capacity, fpr });
+      expect([node.bits, node.hashes]).toEqual([bits, hashes]);
+      await node.drop();
+    }
+    // A boundary case may differ by one unit (log1p and expm1 within ulps): none in this sample.
+    expect(differ).toBe(0);
+  });
+
+  it('opens a filter with the same parameters and refuses others, naming the difference', async () => {
+    await RedisBloomFilter.create(client, 'reserve-same', {
+      kind: 'partitioned',
+      capacity: 1_000,
+      fpr: 0.001,
+    });
+    expect(await fcall('bk_reserve', 'reserve-same', 'partitioned', '1000', '0.001')).toBe('OK');
+    expect(await refusal(fcall('bk_reserve', 'reserve-same', 'partitioned', '1000', '0.01'))).toMatch(
+      /bloomkit: bk_reserve: a filter named reserve-same exists with other parameters \(fpr 0\.001 vs 0\.01\)/,
+    );
+    expect(await refusal(fcall('bk_reserve', 'reserve-same', 'standard', '1000', '0.001'))).toMatch(
+      /kind partitioned vs standard/,
+    );
+    expect(
+      await refusal(fcall('bk_reserve', 'reserve-same', 'partitioned', '1000', '0.001', 'SEED', '9')),
+    ).toMatch(/seed 0 vs 9/);
+    await expect(
+      RedisBloomFilter.create(client, 'reserve-same', { kind: 'partitioned', capacity: 1_000, fpr: 0.01 }),
+    ).rejects.toThrow(/other parameters/);
+  });
+
+  it('bk_insert creates with RedisBloom’s defaults, opens, and honours NOCREATE', async () => {
+    expect(await fcall('bk_insert', 'insert-a', 'ITEMS', 'x', 'y', 'x')).toEqual([1, 1, 0]);
+    const node = await RedisBloomFilter.open(client, 'insert-a');
+    expect([node.kind, node.capacity, node.fpr]).toEqual(['standard', 100, 0.01]);
+    expect(await fcall('bk_insert', 'insert-a', 'CAPACITY', '100', 'ITEMS', 'z')).toEqual([1]);
+    expect(await refusal(fcall('bk_insert', 'insert-a', 'CAPACITY', '500', 'ITEMS', 'z'))).toMatch(
+      /capacity 100 vs 500/,
+    );
+    expect(await refusal(fcall('bk_insert', 'insert-none', 'NOCREATE', 'ITEMS', 'z'))).toMatch(
+      /bloomkit: no filter insert-none/,
+    );
+    expect(await keysOf('insert-none')).toEqual([]);
+    expect(
+      await fcall(
+        'bk_insert',
+        'insert-b',
+        'KIND',
+        'counting',
+        'CAPACITY',
+        '50',
+        'ERROR',
+        '0.05',
+        'ITEMS',
+        'q',
+      ),
+    ).toEqual([1]);
+    expect((await RedisBloomFilter.open(client, 'insert-b')).kind).toBe('counting');
+  });
+
+  it('bk_info gives RedisBloom’s fields, then bloomkit’s', async () => {
+    await fcall('bk_reserve', 'info-a', 'counting', '1000', '0.01', 'COUNTERBITS', '8', 'SEED', '3');
+    await fcall('bk_madd', 'info-a', 'a', 'b', 'c');
+    const flat = (await fcall('bk_info', 'info-a')) as (string | number)[];
+    const info = Object.fromEntries(flat.flatMap((v, j) => (j % 2 === 0 ? [[v, flat[j + 1]]] : [])));
+    const node = await RedisBloomFilter.open(client, 'info-a');
+    expect(info).toMatchObject({
+      Capacity: 1000,
+      Size: node.bits,
+      'Number of filters': 1,
+      'Number of items inserted': 3,
+      Kind: 'counting',
+      Bits: node.bits,
+      Hashes: node.hashes,
+      Seed: 3,
+      'Error rate': '0.01',
+      'Counter bits': 8,
+    });
+  });
+});
+
+describe('the same safety as the Node client', () => {
+  it('after a drop or an expiry: "no filter NAME", and no key written', async () => {
+    for (const how of ['drop', 'expire'] as const) {
+      const name = `gone-${how}`;
+      const filter = await RedisBloomFilter.create(client, name, {
+        kind: 'standard',
+        capacity: 100,
+        fpr: 0.01,
+      });
+      await fcall('bk_add', name, 'before');
+      if (how === 'drop') await filter.drop();
+      else {
+        // The storage string alone expires (the meta hash stays): the guard is what tells.
+        await client.pexpire((await filter.info()).keys[0]!, 1);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      for (const [verb, args] of [
+        ['bk_add', ['k']],
+        ['bk_madd', ['k', 'l']],
+        ['bk_exists', ['k']],
+        ['bk_mexists', ['k']],
+        ['bk_card', []],
+        ['bk_info', []],
+      ] as const) {
+        expect(await refusal(fcall(verb, name, ...args)), verb).toMatch(
+          how === 'drop' ? `bloomkit: no filter ${name}` : /bloomkit: no filter/,
+        );
+      }
+      const left = await keysOf(name);
+      expect(left.filter((key) => key.includes(':data:'))).toEqual([]);
+      await client.del(...left, 'x');
+    }
+  });
+
+  it('a name dropped and reserved again gets new storage; an old Node handle writes nothing into it', async () => {
+    await fcall('bk_reserve', 'again', 'standard', '100', '0.01');
+    const old = await RedisBloomFilter.open(client, 'again');
+    await old.drop();
+    await fcall('bk_reserve', 'again', 'standard', '100', '0.01');
+    await expect(old.add('stale')).rejects.toThrow(/no longer exists/);
+    expect(await fcall('bk_exists', 'again', 'stale')).toBe(0);
+  });
+
+  it('concurrent test-and-adds from many connections accept every key exactly once', async () => {
+    await fcall('bk_reserve', 'race', 'standard', '200000', '0.001');
+    const clients = Array.from({ length: 6 }, () => client.duplicate());
+    const keys = urlKeys(depth(12_000), 'race');
+    const accepted = new Map<string, number>();
+    await Promise.all(
+      clients.map(async (c, w) => {
+        // Each writer takes the keys in its own order, overlapping every other writer.
+        const order = w % 2 === 0 ? keys : [...keys].reverse();
+        for (let at = 0; at < order.length; at += 500) {
+          const batch = order.slice(at, at + 500);
+          const answers = (await c.call('FCALL', 'bk_madd', '1', 'race', ...batch)) as number[];
+          batch.forEach((key, j) => {
+            if (answers[j] === 1) accepted.set(key, (accepted.get(key) ?? 0) + 1);
+          });
+        }
+      }),
+    );
+    for (const c of clients) c.disconnect();
+    const twice = [...accepted.values()].filter((n) => n > 1).length;
+    expect(twice).toBe(0);
+    // A key absent from the map was a false positive of the keys before it: rare at 0.001.
+    expect(accepted.size).toBeGreaterThan(keys.length * 0.99);
+    expect(await fcall('bk_card', 'race')).toBe(accepted.size);
+  });
+
+  it('hostile arguments are error replies that name the argument, and leave nothing behind', async () => {
+    const cases: [string, string[], RegExp][] = [
+      ['bk_reserve', [], /give KIND CAPACITY FPR/],
+      ['bk_reserve', ['standard', 'abc', '0.01'], /CAPACITY must be an integer/],
+      ['bk_reserve', ['standard', '-5', '0.01'], /CAPACITY must be an integer/],
+      ['bk_reserve', ['standard', '1e3', '0.01'], /CAPACITY must be an integer/],
+      ['bk_reserve', ['standard', '99999999999999999999', '0.01'], /CAPACITY must be an integer/],
+      ['bk_reserve', ['standard', '100', 'nan'], /FPR must be a number in \(0, 1\)/],
+      ['bk_reserve', ['standard', '100', 'inf'], /FPR must be a number in \(0, 1\)/],
+      ['bk_reserve', ['standard', '100', '0x0.1'], /FPR must be a number in \(0, 1\)/],
+      ['bk_reserve', ['standard', '100', '0'], /FPR must be a number in \(0, 1\)/],
+      ['bk_reserve', ['standard', '100', '1'], /FPR must be a number in \(0, 1\)/],
+      [
+        'bk_reserve',
+        ['standard', '100', '0.01', 'SEED', '4294967296'],
+        /SEED must be an integer in \[0, 4294967295\]/,
+      ],
+      ['bk_reserve', ['standard', '100', '0.01', 'SEED'], /unknown option 'SEED'/],
+      [
+        'bk_reserve',
+        ['standard', '100', '0.01', 'COUNTERBITS', '4'],
+        /COUNTERBITS applies to a counting filter/,
+      ],
+      ['bk_reserve', ['counting', '100', '0.01', 'COUNTERBITS', '16'], /COUNTERBITS must be/],
+      ['bk_reserve', ['counting', '100', '0.01', 'EXCEPTIONS'], /EXCEPTIONS live beside bits/],
+      ['bk_reserve', ['blocked', '100', '0.01'], /kind blocked is created by @bloomkit\/redis/],
+      ['bk_reserve', ['bogus', '100', '0.01'], /KIND must be one of standard, partitioned, counting/],
+      ['bk_reserve', ['standard', '100', '0.01', 'GROWTH', '2'], /GROWTH applies to a scalable filter/],
+      ['bk_reserve', ['standard', '9007199254740991', '1e-300'], /needs more than a Redis string/],
+      ['bk_add', [], /give one ITEM/],
+      ['bk_add', ['a', 'b'], /give one ITEM/],
+      ['bk_madd', [], /give at least one ITEM/],
+      ['bk_insert', ['CAPACITY'], /'CAPACITY' needs a value/],
+      ['bk_insert', ['CAPACITY', '10'], /give ITEMS and at least one ITEM/],
+      ['bk_insert', ['NOCREATE', 'CAPACITY', '10', 'ITEMS', 'x'], /NOCREATE opens a filter/],
+      ['bk_insert', ['WHAT', 'ITEMS', 'x'], /unknown option 'WHAT'/],
+    ];
+    for (const [verb, args, message] of cases) {
+      const reply = await refusal(fcall(verb, 'hostile', ...args));
+      expect(reply, `${verb} ${args.join(' ')}`).toMatch(/^ERR bloomkit: /);
+      expect(reply, `${verb} ${args.join(' ')}`).toMatch(message);
+    }
+    expect(await refusal(fcall('bk_add', 'bad{name}', 'x'))).toMatch(/without '\{' or '\}'/);
+    expect(await refusal(client.call('FCALL', 'bk_add', '0', 'x'))).toMatch(/key argument/);
+    expect(await keysOf('hostile')).toEqual([]);
+    expect(await client.ping()).toBe('PONG');
+  });
+
+  it('a crafted meta is an error reply naming the field: never a hang, a huge loop or a silent no-op', async () => {
+    const crafted: [string, string, RegExp][] = [
+      ['format', 'bloomkit/2', /is not a bloomkit filter/],
+      ['kind', 'mystery', /meta field kind/],
+      ['kind', 'window', /is a window filter: functions version 1 serve/],
+      ['hashes', '0', /meta field hashes .* must be an integer in \[1, 64\]/],
+      ['hashes', '100000000', /meta field hashes/],
+      ['hashes', '7.5', /meta field hashes/],
+      ['bits', '0', /meta field bits/],
+      ['bits', String(2 ** 40), /meta field bits/],
+      ['bits', '-1', /meta field bits/],
+      ['bits', '1e9', /meta field bits/],
+      ['seed', '4294967296', /meta field seed/],
+      ['seed', '', /meta field seed/],
+      ['generation', '0', /meta field generation/],
+      ['counterBits', '4', /meta field counterBits/],
+      ['capacity', 'lots', /meta field capacity/],
+      ['fpr', '2', /meta field fpr/],
+      ['fpr', 'nan', /meta field fpr/],
+      ['shards', '7', /meta field shards/],
+      ['exceptions', '2', /meta field exceptions/],
+      ['duration', '1000', /meta field duration/],
+      ['count', '-3', /meta field count/],
+      ['state', 'creating', /is still being created/],
+    ];
+    const filter = await RedisBloomFilter.create(client, 'crafted', {
+      kind: 'partitioned',
+      capacity: 100,
+      fpr: 0.01,
+    });
+    const meta = 'bloomkit:{crafted}:meta';
+    const data = (await filter.info()).keys[0]!;
+    const bytes = await client.getBuffer(data);
+    for (const [field, value, message] of crafted) {
+      const original = await client.hget(meta, field);
+      await client.hset(meta, field, value);
+      for (const verb of ['bk_add', 'bk_exists'] as const) {
+        const started = Date.now();
+        expect(await refusal(fcall(verb, 'crafted', 'k')), `${field}=${value}`).toMatch(message);
+        expect(Date.now() - started).toBeLessThan(5_000);
+      }
+      if (original === null) await client.hdel(meta, field);
+      else await client.hset(meta, field, original);
+    }
+    // A partitioned filter whose m is not a multiple of k.
+    await client.hset(meta, 'bits', '1001');
+    expect(await refusal(fcall('bk_add', 'crafted', 'k'))).toMatch(/meta field bits .* a multiple of/);
+    expect(await client.getBuffer(data)).toEqual(bytes);
+    const start = Date.now();
+    expect(await client.ping()).toBe('PONG');
+    expect(Date.now() - start).toBeLessThan(1_000);
+  });
+
+  it('random metas and arguments: error replies or answers, and the server still answers PING', async () => {
+    const FIELDS = [
+      'format',
+      'kind',
+      'seed',
+      'bits',
+      'hashes',
+      'counterBits',
+      'capacity',
+      'fpr',
+      'generation',
+    ];
+    const value = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.integer().map(String),
+      fc.double().map(String),
+      fc.constantFrom('', '0', '-0', '1e308', '4294967296', '18446744073709551616', 'NaN', 'Infinity'),
+    );
+    let serial = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(fc.constantFrom(...FIELDS), value, { maxKeys: 3 }),
+        fc.constantFrom(
+          'bk_add',
+          'bk_madd',
+          'bk_exists',
+          'bk_mexists',
+          'bk_card',
+          'bk_info',
+          'bk_mdel',
+          'bk_except',
+        ),
+        fc.array(fc.oneof(fc.string({ maxLength: 10 }), value), { maxLength: 4 }),
+        async (fields, verb, args) => {
+          const name = `fuzz-${serial++}`;
+          await RedisBloomFilter.create(client, name, { kind: 'counting', capacity: 50, fpr: 0.1 });
+          if (Object.keys(fields).length > 0) await client.hset(`bloomkit:{${name}}:meta`, fields);
+          const started = Date.now();
+          await fcall(verb, name, ...args).catch((error: Error) => {
+            expect(error.message).toMatch(/^ERR bloomkit: /);
+          });
+          expect(Date.now() - started).toBeLessThan(2_000);
+          const keys = await keysOf(name);
+          expect(keys.length).toBeLessThanOrEqual(2); // the meta hash and its one storage string
+          await client.del(...keys, 'x');
+        },
+      ),
+      { numRuns: depth(200) },
+    );
+    expect(await client.ping()).toBe('PONG');
+  });
+});
+
+describe('installing the library', () => {
+  it('status says the version; a newer one on the server is never replaced; remove deletes it', async () => {
+    const [status] = await RedisBloomFilter.functionsStatus(client);
+    expect(status!.version).toBe(1);
+    expect(await RedisBloomFilter.installFunctions(client)).toEqual([status]);
+    const newer = functionsSource().replace(/^local VERSION = \d+$/m, 'local VERSION = 999');
+    await client.call('FUNCTION', 'LOAD', 'REPLACE', newer);
+    await expect(RedisBloomFilter.installFunctions(client)).rejects.toThrow(
+      /holds bloomkit functions version 999, newer than this package's 1; not replaced/,
+    );
+    expect((await RedisBloomFilter.functionsStatus(client))[0]!.version).toBe(999);
+    expect((await RedisBloomFilter.removeFunctions(client))[0]!.version).toBeNull();
+    expect(await refusal(client.call('FCALL', 'bk_add', '1', 'x', 'y'))).toMatch(/Function not found/);
+    expect((await RedisBloomFilter.installFunctions(client))[0]!.version).toBe(1);
+  });
+});
