@@ -15,6 +15,11 @@ export interface RedisMeasurement {
   readonly hasPerSecond: number;
   readonly hasPresentPerSecond: number;
   readonly keys: number;
+  /** Server time per key in the commands the client sent (INFO commandstats, µs), adding and probing absent keys. */
+  readonly serverAddMicros: number;
+  readonly serverHasMicros: number;
+  /** The server process's CPU per added key (INFO cpu: user + system, µs): command time plus reading and replying. */
+  readonly serverCpuAddMicros: number;
 }
 
 const CAPACITY = 1_000_000;
@@ -24,11 +29,40 @@ const BATCH = 1000;
 /** The contenders: bloomkit's API and the two recipes users write by hand. */
 export const REDIS_CONTENDERS = [
   'bloomkit-addMany',
+  'bloomkit-addMany-100',
   'bloomkit-blocked-addMany',
   'bloomkit-add',
+  'functions-madd',
+  'functions-madd-100',
+  'functions-add',
   'setbit-recipe',
   'lua-setbit-batch',
 ] as const;
+
+/** The commands each contender sends (commands that scripts and functions call inside are counted apart). */
+function sentCommands(contender: RedisContender): readonly string[] {
+  if (contender.startsWith('functions')) return ['fcall', 'fcall_ro'];
+  if (contender === 'setbit-recipe') return ['setbit', 'getbit'];
+  if (contender === 'lua-setbit-batch') return ['eval', 'evalsha'];
+  return ['bitfield', 'bitfield_ro', 'eval', 'evalsha'];
+}
+
+/** µs the server spent in `commands` since the last CONFIG RESETSTAT. */
+async function commandMicros(client: Redis, commands: readonly string[]): Promise<number> {
+  const stats = await client.info('commandstats');
+  let total = 0;
+  for (const [, name, usec] of stats.matchAll(/^cmdstat_([a-z_|]+):calls=\d+,usec=(\d+)/gm)) {
+    if (commands.includes(name!)) total += Number(usec);
+  }
+  return total;
+}
+
+/** The server process's CPU so far (user + system), µs. */
+async function serverCpu(client: Redis): Promise<number> {
+  const info = await client.info('cpu');
+  const field = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? Number.NaN);
+  return (field('used_cpu_user') + field('used_cpu_sys')) * 1e6;
+}
 export type RedisContender = (typeof REDIS_CONTENDERS)[number];
 
 async function time(work: () => Promise<void>): Promise<number> {
@@ -80,96 +114,97 @@ function pack(positions: number[][]): Buffer {
   return out;
 }
 
+/** The batch a contender sends: 1, 100 or 1,000 keys. */
+function batchOf(contender: RedisContender): number {
+  if (contender === 'bloomkit-add' || contender === 'setbit-recipe' || contender === 'functions-add')
+    return 1;
+  return contender.endsWith('-100') ? 100 : BATCH;
+}
+
 export async function measureRedis(contender: RedisContender, port: number): Promise<RedisMeasurement> {
   const client = new Redis({ port, host: '127.0.0.1' });
   await client.flushall();
   try {
-    const single = contender === 'bloomkit-add' || contender === 'setbit-recipe';
-    const n = contender === 'setbit-recipe' ? 5_000 : single ? 20_000 : 200_000;
+    const batch = batchOf(contender);
+    const n =
+      contender === 'setbit-recipe' ? 5_000 : batch === 1 ? 20_000 : batch === 100 ? 100_000 : 200_000;
     const keys = urlKeys(n, 'present');
     const absent = urlKeys(n, 'absent');
-    let addSeconds = 0;
-    let hasSeconds = 0;
-    let presentSeconds = 0;
-    if (contender.startsWith('bloomkit')) {
-      const kind = contender === 'bloomkit-blocked-addMany' ? 'blocked' : 'standard';
-      const filter = await RedisBloomFilter.create(client, 'bench', { kind, capacity: CAPACITY, fpr: FPR });
-      if (single) {
-        addSeconds = await time(async () => {
-          for (const key of keys) await filter.add(key);
-        });
-        hasSeconds = await time(async () => {
-          for (const key of absent) await filter.has(key);
-        });
-        presentSeconds = await time(async () => {
-          for (const key of keys) await filter.has(key);
-        });
-      } else {
-        addSeconds = await time(async () => {
-          for (let at = 0; at < n; at += BATCH) await filter.addMany(keys.slice(at, at + BATCH));
-        });
-        hasSeconds = await time(async () => {
-          for (let at = 0; at < n; at += BATCH) await filter.hasMany(absent.slice(at, at + BATCH));
-        });
-        presentSeconds = await time(async () => {
-          for (let at = 0; at < n; at += BATCH) await filter.hasMany(keys.slice(at, at + BATCH));
-        });
-      }
-    } else {
-      const probe = await RedisBloomFilter.create(client, 'shape', {
-        kind: 'standard',
-        capacity: CAPACITY,
-        fpr: FPR,
-      });
-      const positions = recipePositions(probe.bits, probe.hashes);
-      if (contender === 'setbit-recipe') {
-        addSeconds = await time(async () => {
-          for (const key of keys) for (const p of positions(key)) await client.setbit('bits', p, 1);
-        });
-        const lookup = async (list: readonly string[]) => {
-          for (const key of list) {
-            for (const p of positions(key)) if ((await client.getbit('bits', p)) === 0) break;
-          }
-        };
-        hasSeconds = await time(() => lookup(absent));
-        presentSeconds = await time(() => lookup(keys));
-      } else {
-        addSeconds = await time(async () => {
-          for (let at = 0; at < n; at += BATCH) {
-            await client.eval(
-              LUA_ADD,
-              1,
-              'bits',
-              probe.hashes,
-              pack(keys.slice(at, at + BATCH).map(positions)),
-            );
-          }
-        });
-        const lookup = async (list: readonly string[]) => {
-          for (let at = 0; at < n; at += BATCH) {
-            await client.eval(
-              LUA_HAS,
-              1,
-              'bits',
-              probe.hashes,
-              pack(list.slice(at, at + BATCH).map(positions)),
-            );
-          }
-        };
-        hasSeconds = await time(() => lookup(absent));
-        presentSeconds = await time(() => lookup(keys));
-      }
-    }
+    const sent = sentCommands(contender);
+    const phases = await phasesOf(contender, client, batch);
+    const measure = async (work: () => Promise<void>) => {
+      await client.config('RESETSTAT');
+      const cpu = await serverCpu(client);
+      const seconds = await time(work);
+      return { seconds, micros: await commandMicros(client, sent), cpu: (await serverCpu(client)) - cpu };
+    };
+    const inBatches = (list: readonly string[], each: (slice: string[]) => Promise<unknown>) => async () => {
+      for (let at = 0; at < list.length; at += batch) await each(list.slice(at, at + batch));
+    };
+    const add = await measure(inBatches(keys, phases.add));
+    const has = await measure(inBatches(absent, phases.has));
+    const present = await measure(inBatches(keys, phases.has));
     return {
       contender,
-      addsPerSecond: n / addSeconds,
-      hasPerSecond: n / hasSeconds,
-      hasPresentPerSecond: n / presentSeconds,
+      addsPerSecond: n / add.seconds,
+      hasPerSecond: n / has.seconds,
+      hasPresentPerSecond: n / present.seconds,
       keys: n,
+      serverAddMicros: add.micros / n,
+      serverHasMicros: has.micros / n,
+      serverCpuAddMicros: add.cpu / n,
     };
   } finally {
     client.disconnect();
   }
+}
+
+/** How a contender adds and probes one batch. */
+async function phasesOf(
+  contender: RedisContender,
+  client: Redis,
+  batch: number,
+): Promise<{ add: (keys: string[]) => Promise<unknown>; has: (keys: string[]) => Promise<unknown> }> {
+  if (contender.startsWith('bloomkit')) {
+    const kind = contender === 'bloomkit-blocked-addMany' ? 'blocked' : 'standard';
+    const filter = await RedisBloomFilter.create(client, 'bench', { kind, capacity: CAPACITY, fpr: FPR });
+    return batch === 1
+      ? { add: (keys) => filter.add(keys[0]!), has: (keys) => filter.has(keys[0]!) }
+      : { add: (keys) => filter.addMany(keys), has: (keys) => filter.hasMany(keys) };
+  }
+  if (contender.startsWith('functions')) {
+    await RedisBloomFilter.installFunctions(client);
+    await client.call('FCALL', 'bk_reserve', '1', 'bench', 'standard', String(CAPACITY), String(FPR));
+    return batch === 1
+      ? {
+          add: (keys) => client.call('FCALL', 'bk_add', '1', 'bench', keys[0]!),
+          has: (keys) => client.call('FCALL_RO', 'bk_exists', '1', 'bench', keys[0]!),
+        }
+      : {
+          add: (keys) => client.call('FCALL', 'bk_madd', '1', 'bench', ...keys),
+          has: (keys) => client.call('FCALL_RO', 'bk_mexists', '1', 'bench', ...keys),
+        };
+  }
+  const probe = await RedisBloomFilter.create(client, 'shape', {
+    kind: 'standard',
+    capacity: CAPACITY,
+    fpr: FPR,
+  });
+  const positions = recipePositions(probe.bits, probe.hashes);
+  if (contender === 'setbit-recipe') {
+    return {
+      add: async ([key]) => {
+        for (const p of positions(key!)) await client.setbit('bits', p, 1);
+      },
+      has: async ([key]) => {
+        for (const p of positions(key!)) if ((await client.getbit('bits', p)) === 0) break;
+      },
+    };
+  }
+  return {
+    add: (keys) => client.eval(LUA_ADD, 1, 'bits', probe.hashes, pack(keys.map(positions))),
+    has: (keys) => client.eval(LUA_HAS, 1, 'bits', probe.hashes, pack(keys.map(positions))),
+  };
 }
 
 // `node redis-child.js CONTENDER PORT`

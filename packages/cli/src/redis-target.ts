@@ -43,6 +43,7 @@ export function parseRedisTarget(
   text: string,
   flags: RedisConnectionFlags = {},
   env: Record<string, string | undefined> = process.env,
+  names: 'filter' | 'server' = 'filter',
 ): RedisTarget {
   let url: URL;
   try {
@@ -54,7 +55,11 @@ export function parseRedisTarget(
     throw new CliError(`${text}: not a Redis URL (expected redis://host:port/NAME or rediss:// for TLS)`);
   }
   const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
-  if (name === '')
+  if (names === 'server') {
+    if (name !== '') {
+      throw new CliError(`${text}: this command takes a server, redis://host:port, without a filter's name`);
+    }
+  } else if (name === '')
     throw new CliError(`${text}: the URL's path must name the filter, as in redis://host:6379/seen`);
   if (/^\d+$/.test(name)) {
     throw new CliError(

@@ -1,11 +1,18 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { freePort, type RedisProcess, startRedis } from '@bloomkit/testkit/redis';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bloomkit, scratchDirectory, startBloomkit } from './support/run.js';
 
 const dir = scratchDirectory();
+/** Where @bloomkit/redis ships its functions library. */
+const FUNCTIONS_DIR = join(
+  dirname(createRequire(import.meta.url).resolve('@bloomkit/redis/package.json')),
+  'functions',
+);
 let server: RedisProcess;
 let url: (name: string) => string;
 
@@ -158,5 +165,53 @@ describe('bloomkit push, pull and dedup --redis', () => {
       2,
       'bloomkit: no filter named "no-such-filter" (no key bloomkit:{no-such-filter}:meta)\n',
     ]);
+  });
+});
+
+describe('bloomkit redis functions', () => {
+  it('install, status and remove the library; what it installs serves FCALL from redis-cli', () => {
+    const base = `redis://127.0.0.1:${server.port}`;
+    const node = `127.0.0.1:${server.port}`;
+    expect(bloomkit(['redis', 'functions', 'status', base], { cwd: dir }).stdout).toBe(`${node}\tnone\n`);
+    const installed = bloomkit(['redis', 'functions', 'install', base], { cwd: dir });
+    expect([installed.status, installed.stdout]).toEqual([0, `${node}\tbloomkit functions version 1\n`]);
+    const cli = (...args: string[]) =>
+      execFileSync('redis-cli', ['-p', String(server.port), ...args], { encoding: 'utf8' }).trim();
+    expect(cli('FCALL', 'bk_reserve', '1', 'from-cli', 'standard', '1000', '0.01')).toBe('OK');
+    expect(cli('FCALL', 'bk_madd', '1', 'from-cli', 'a', 'b', 'a')).toBe('1\n1\n0');
+    // The filter the functions made is a bloomkit filter: pull writes its file.
+    expect(bloomkit(['pull', url('from-cli'), join(dir, 'from-cli.bf')], { cwd: dir }).status).toBe(0);
+    expect(bloomkit(['has', '-v', join(dir, 'from-cli.bf'), 'a', 'b', 'c'], { cwd: dir }).stdout).toBe(
+      'a\tpresent\nb\tpresent\nc\tabsent\n',
+    );
+    const removed = bloomkit(['redis', 'functions', 'remove', base], { cwd: dir });
+    expect([removed.status, removed.stdout]).toEqual([0, `${node}\tnone\n`]);
+  });
+
+  it('refuses a newer library, an unknown action and a URL that names a filter, on one line, exit 2', () => {
+    const base = `redis://127.0.0.1:${server.port}`;
+    const newer = readFileSync(join(FUNCTIONS_DIR, 'bloomkit.lua'), 'utf8').replace(
+      /^local VERSION = \d+$/m,
+      'local VERSION = 7',
+    );
+    execFileSync('redis-cli', ['-p', String(server.port), '-x', 'FUNCTION', 'LOAD', 'REPLACE'], {
+      input: newer,
+    });
+    const refused = bloomkit(['redis', 'functions', 'install', base], { cwd: dir });
+    expect([refused.status, refused.stderr]).toEqual([
+      2,
+      `bloomkit: 127.0.0.1:${server.port} holds bloomkit functions version 7, newer than this package's 1; not replaced (install from the newer package)\n`,
+    ]);
+    const action = bloomkit(['redis', 'functions', 'upgrade', base], { cwd: dir });
+    expect([action.status, action.stderr]).toEqual([
+      2,
+      'bloomkit: redis functions: the action must be install, status or remove, got "upgrade"\n',
+    ]);
+    const named = bloomkit(['redis', 'functions', 'status', `${base}/seen`], { cwd: dir });
+    expect([named.status, named.stderr]).toEqual([
+      2,
+      `bloomkit: ${base}/seen: this command takes a server, redis://host:port, without a filter's name\n`,
+    ]);
+    execFileSync('redis-cli', ['-p', String(server.port), 'FUNCTION', 'DELETE', 'bloomkit']);
   });
 });

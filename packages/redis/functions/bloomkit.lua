@@ -67,6 +67,9 @@ local function verb(body)
     if type(result) == 'string' and sub(result, 1, #FAIL_MARK) == FAIL_MARK then
       return redis.error_reply('ERR bloomkit: ' .. sub(result, #FAIL_MARK + 1))
     end
+    -- A failed redis.call (no memory, no permission, a key of another type) comes as its reply's text, which starts
+    -- with the error's code (ERR, OOM, NOPERM, WRONGTYPE...): replied as it is.
+    if type(result) == 'string' and match(result, '^%u+ ') then return redis.error_reply(result) end
     error(result, 0)
   end
 end
@@ -160,25 +163,21 @@ local function murmur(key, seed)
   end
   local rest = len - blocks
   if rest > 0 then
-    local t = { byte(key, blocks + 1, len) }
+    local t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14, t15 = byte(key, blocks + 1, len)
     if rest > 12 then
-      k4 = (t[13] or 0) + (t[14] or 0) * 256 + (t[15] or 0) * 65536
-      k4 = mul(rol(mul(k4, C4), 18), C1)
-      h4 = bxor(h4, k4)
+      k4 = t13 + (t14 or 0) * 256 + (t15 or 0) * 65536
+      h4 = bxor(h4, mul(rol(mul(k4, C4), 18), C1))
     end
     if rest > 8 then
-      k3 = (t[9] or 0) + (t[10] or 0) * 256 + (t[11] or 0) * 65536 + (t[12] or 0) * 16777216
-      k3 = mul(rol(mul(k3, C3), 17), C4)
-      h3 = bxor(h3, k3)
+      k3 = t9 + (t10 or 0) * 256 + (t11 or 0) * 65536 + (t12 or 0) * 16777216
+      h3 = bxor(h3, mul(rol(mul(k3, C3), 17), C4))
     end
     if rest > 4 then
-      k2 = (t[5] or 0) + (t[6] or 0) * 256 + (t[7] or 0) * 65536 + (t[8] or 0) * 16777216
-      k2 = mul(rol(mul(k2, C2), 16), C3)
-      h2 = bxor(h2, k2)
+      k2 = t5 + (t6 or 0) * 256 + (t7 or 0) * 65536 + (t8 or 0) * 16777216
+      h2 = bxor(h2, mul(rol(mul(k2, C2), 16), C3))
     end
-    k1 = t[1] + (t[2] or 0) * 256 + (t[3] or 0) * 65536 + (t[4] or 0) * 16777216
-    k1 = mul(rol(mul(k1, C1), 15), C2)
-    h1 = bxor(h1, k1)
+    k1 = t1 + (t2 or 0) * 256 + (t3 or 0) * 65536 + (t4 or 0) * 16777216
+    h1 = bxor(h1, mul(rol(mul(k1, C1), 15), C2))
   end
   h1 = bxor(h1, len) % TWO32
   h2 = bxor(h2, len) % TWO32
@@ -306,14 +305,43 @@ local function metaKey(name) return 'bloomkit:{' .. name .. '}:meta' end
 
 local function hexOf(generation) return format('%08x', generation) end
 
+-- The meta hash's fields a call reads (`count` apart: it changes with every add, see countOf).
+local META_FIELDS = { 'format', 'kind', 'seed', 'bits', 'hashes', 'counterBits', 'capacity', 'fpr', 'shards',
+  'shardBlocks', 'growth', 'tightening', 'exceptions', 'duration', 'generation', 'state' }
+
+-- Checked metas by name, each with the field values it was checked from: a call whose hash holds the same values
+-- skips the checks (they are a function of the values). At most MAX_CACHED names; then it starts afresh.
+local MAX_CACHED = 1000
+local checked, checkedCount = {}, 0
+
+local checkMeta
+
 -- Reads and checks the meta hash of `name` as @bloomkit/redis's decodeParams does (any client can write the hash,
 -- and what it says is about to be looped over): every field within its range and consistent with the others.
 -- Returns nil when there is no hash.
 local function readMeta(name)
-  local flat = call('HGETALL', metaKey(name))
-  if #flat == 0 then return nil end
+  local key = metaKey(name)
+  local values = call('HMGET', key, spread(META_FIELDS))
+  local parts = {}
+  for i = 1, #META_FIELDS do parts[i] = values[i] or '\1' end
+  local signature = table.concat(parts, '\0')
+  local hit = checked[name]
+  if hit ~= nil and hit.signature == signature then return hit.meta end
   local f = {}
-  for i = 1, #flat, 2 do f[flat[i]] = flat[i + 1] end
+  local any = false
+  for i = 1, #META_FIELDS do
+    if values[i] then f[META_FIELDS[i]] = values[i]; any = true end
+  end
+  if not any and call('EXISTS', key) == 0 then return nil end
+  local meta = checkMeta(name, f)
+  if checkedCount >= MAX_CACHED then checked, checkedCount = {}, 0 end
+  checked[name] = { signature = signature, meta = meta }
+  checkedCount = checkedCount + 1
+  return meta
+end
+
+-- The checks of readMeta, on the fields `f` of the hash of `name`; returns the filter's description.
+checkMeta = function(name, f)
   local function bad(field, range)
     fail(format('meta field %s of %s must be %s, got %s', field, metaKey(name), range, show(f[field])))
   end
@@ -354,7 +382,6 @@ local function readMeta(name)
   int('growth', 0, 0)
   int('tightening', 0, 0)
   if f.duration ~= nil then int('duration', 0, 0) end
-  if f.count ~= nil then meta.count = int('count', 0, MAX_SAFE) else meta.count = 0 end
   meta.ready = f.state == 'ready'
   meta.bytes = ceil(meta.m * max(1, meta.width) / 8)
   local g = hexOf(meta.generation)
@@ -364,6 +391,17 @@ local function readMeta(name)
   if kind.sliced then range = meta.m / meta.k end
   meta.shape = { seed = meta.seed, k = meta.k, sigma = range / TWO32, stride = kind.sliced and range or 0 }
   return meta
+end
+
+-- The meta hash's `count` (adds that changed the filter): absent is 0, else a checked integer.
+local function countOf(meta)
+  local text = call('HGET', metaKey(meta.name), 'count')
+  if not text then return 0 end
+  local value = integer(text, 0, MAX_SAFE)
+  if value == nil then
+    fail(format('meta field count of %s must be an integer in [0, %.0f], got %s', metaKey(meta.name), MAX_SAFE, show(text)))
+  end
+  return value
 end
 
 -- The filter `name`, ready and whole: its meta checked, and its storage string holding the guard (the generation,
@@ -384,72 +422,122 @@ local function items(where, args, from)
   return n
 end
 
--- One key's operations ------------------------------------------------------------------------------------------------
+-- Batches of keys -----------------------------------------------------------------------------------------------------
+-- A call's keys go to Redis in as few BITFIELD commands as fit Lua's stack (about 7,000 arguments each), offsets
+-- as decimal strings: every argument of redis.call is converted, and a string formatted here costs Redis less than
+-- a number it formats itself. Within one BITFIELD the subcommands apply in order, so a key repeated in a batch
+-- finds its bits set by the earlier copy: answers are those of adding the keys one by one.
 
--- Reused argument tables: a BITFIELD command per key, no table per key.
-local cmd, pos = {}, {}
+local MAX_ARGS = 7000
 
-local function clearFrom(t, n)
-  for i = #t, n + 1, -1 do t[i] = nil end
-end
+-- Reused tables: the positions of one key and the arguments of one BITFIELD (no table per key).
+local pos, cmd = {}, {}
 
--- BITFIELD with k subcommands `op type offset [value]` on the key's positions; returns the k replies.
-local function bitfield(meta, readOnly, op, value, key)
-  positions(meta.shape, key, pos)
-  local n = 0
-  if not readOnly and meta.width ~= 0 then cmd[1], cmd[2] = 'OVERFLOW', 'SAT'; n = 2 end
-  local ctype = meta.width == 0 and 'u1' or ('u' .. meta.width)
-  for i = 1, meta.k do
-    local offset
-    if meta.width == 0 then offset = bitOffset(pos[i]) else offset = counterOffset(pos[i], meta.width) end
-    cmd[n + 1], cmd[n + 2], cmd[n + 3] = op, ctype, offset
-    n = n + 3
-    if value ~= nil then cmd[n + 1] = value; n = n + 1 end
+-- Runs `op type offset [value]` on positions first..last (of the k) of every key args[from..] (`only`, when given,
+-- lists which of them), and returns the replies in order, last - first + 1 per key. Counters saturate (OVERFLOW SAT)
+-- when written.
+local function bitfieldAll(meta, readOnly, op, value, args, from, first, last, only)
+  local width, shape = meta.width, meta.shape
+  local ctype = width == 0 and 'u1' or ('u' .. width)
+  local per = value == nil and 3 or 4
+  local keysPerCall = max(1, floor(MAX_ARGS / (per * (last - first + 1))))
+  local list = only
+  if list == nil then
+    list = {}
+    for j = from, #args do list[#list + 1] = j end
   end
-  clearFrom(cmd, n)
-  if readOnly then return call('BITFIELD_RO', meta.data, spread(cmd)) end
-  return call('BITFIELD', meta.data, spread(cmd))
+  local out, o = {}, 0
+  local at = 1
+  while at <= #list do
+    local n = 0
+    if not readOnly and width ~= 0 then cmd[1], cmd[2] = 'OVERFLOW', 'SAT'; n = 2 end
+    local stop = min(#list, at + keysPerCall - 1)
+    for j = at, stop do
+      positions(shape, args[list[j]], pos)
+      for h = first, last do
+        local offset
+        if width == 0 then offset = bitOffset(pos[h]) else offset = counterOffset(pos[h], width) end
+        cmd[n + 1], cmd[n + 2], cmd[n + 3] = op, ctype, format('%d', offset)
+        n = n + 3
+        if value ~= nil then cmd[n + 1] = value; n = n + 1 end
+      end
+    end
+    local reply
+    if readOnly then reply = call('BITFIELD_RO', meta.data, spread(cmd, 1, n))
+    else reply = call('BITFIELD', meta.data, spread(cmd, 1, n)) end
+    for r = 1, #reply do out[o + r] = reply[r] end
+    o = o + #reply
+    at = stop + 1
+  end
+  return out
 end
 
--- Test-and-add: 1 when the key was new. Bits: a bit went 0 -> 1 (counted), or (exceptions) the key was listed as a
--- known false positive and is not any more (not counted: the bits did not change). Counters: a counter went 0 -> 1
--- after a saturating increment (CountingBloomFilter.add). Returns the answer and whether it counts.
-local function addOne(meta, key)
+-- The k values of one key (the positions are left in `pos`).
+local function valuesOf(meta, key)
+  return bitfieldAll(meta, true, 'GET', nil, { key }, 1, 1, meta.k)
+end
+
+-- Test-and-add of every key args[from..]: 1 when the key was new. Bits: a bit went 0 -> 1 (counted), or
+-- (exceptions) the key was listed as a known false positive and is not any more (not counted: the bits did not
+-- change). Counters: a counter went 0 -> 1 after a saturating increment (CountingBloomFilter.add). `count` grows
+-- by the keys counted.
+local function addAll(meta, args, from)
+  countOf(meta) -- checked before anything is written: a count HINCRBY cannot add to fails the call
+  local k = meta.k
   local before
-  local changed = false
-  if meta.width == 0 then
-    before = bitfield(meta, false, 'SET', 1, key)
-    for i = 1, meta.k do if before[i] == 0 then changed = true; break end end
-  else
-    before = bitfield(meta, false, 'INCRBY', 1, key)
-    for i = 1, meta.k do if before[i] == 1 then changed = true; break end end
+  local newWhen
+  if meta.width == 0 then before = bitfieldAll(meta, false, 'SET', '1', args, from, 1, k); newWhen = 0
+  else before = bitfieldAll(meta, false, 'INCRBY', '1', args, from, 1, k); newWhen = 1 end
+  local out = {}
+  local added = 0
+  for i = 0, #args - from do
+    local changed = false
+    for h = i * k + 1, i * k + k do
+      if before[h] == newWhen then changed = true; break end
+    end
+    if changed then out[i + 1] = 1; added = added + 1 else out[i + 1] = 0 end
+    if meta.exceptions and call('SREM', meta.set, args[from + i]) == 1 then out[i + 1] = 1 end
   end
-  if meta.exceptions and call('SREM', meta.set, key) == 1 and not changed then return 1, false end
-  if changed then return 1, true end
-  return 0, false
+  if added > 0 then call('HINCRBY', metaKey(meta.name), 'count', added) end
+  return out
 end
 
 local function holds(meta, key)
-  local values = bitfield(meta, true, 'GET', nil, key)
-  for i = 1, meta.k do if values[i] == 0 then return false end end
+  local values = valuesOf(meta, key)
+  for h = 1, meta.k do if values[h] == 0 then return false end end
   return true
 end
 
-local function hasOne(meta, key)
-  if not holds(meta, key) then return 0 end
-  if meta.exceptions and call('SISMEMBER', meta.set, key) == 1 then return 0 end
-  return 1
-end
-
-local function addAll(meta, args, from)
-  local out = {}
-  local added = 0
-  for i = from, #args do
-    local answer, counts = addOne(meta, args[i])
-    out[#out + 1] = answer
-    if counts then added = added + 1 end
+-- Membership of every key args[from..]: 1 when all k bits (counters) are set and, with exceptions, the key is not
+-- listed. In two rounds, as the Node client does: the first two positions of every key, then the others of the keys
+-- whose first two are set, so an absent key mostly costs two reads, not k.
+local function hasAll(meta, args, from)
+  local k = meta.k
+  local head = min(2, k)
+  local values = bitfieldAll(meta, true, 'GET', nil, args, from, 1, head)
+  local out, candidates = {}, {}
+  for i = 0, #args - from do
+    local present = 1
+    for h = i * head + 1, i * head + head do
+      if values[h] == 0 then present = 0; break end
+    end
+    out[i + 1] = present
+    if present == 1 and k > head then candidates[#candidates + 1] = from + i end
   end
-  if added > 0 then call('HINCRBY', metaKey(meta.name), 'count', added) end
+  if #candidates > 0 then
+    local rest = bitfieldAll(meta, true, 'GET', nil, args, from, head + 1, k, candidates)
+    local per = k - head
+    for c = 0, #candidates - 1 do
+      for h = c * per + 1, c * per + per do
+        if rest[h] == 0 then out[candidates[c + 1] - from + 1] = 0; break end
+      end
+    end
+  end
+  if meta.exceptions then
+    for i = 0, #args - from do
+      if out[i + 1] == 1 and call('SISMEMBER', meta.set, args[from + i]) == 1 then out[i + 1] = 0 end
+    end
+  end
   return out
 end
 
@@ -457,7 +545,7 @@ end
 -- least the number of times its position repeats among the key's k; then each unsaturated counter goes down once
 -- per occurrence. Returns 1 when deleted and whether some counter reached 0 (count goes down by one).
 local function deleteOne(meta, key)
-  local values = bitfield(meta, true, 'GET', nil, key)
+  local values = valuesOf(meta, key)
   local max = 2 ^ meta.width - 1
   local k = meta.k
   for h = 1, k do
@@ -614,16 +702,13 @@ end
 -- bk_exists NAME ITEM -> 1 when present
 local function bk_exists(keys, args)
   if #args ~= 1 then fail(format('bk_exists: give one ITEM (bk_mexists for more), got %d arguments', #args)) end
-  return hasOne(openFilter(keys[1]), args[1])
+  return hasAll(openFilter(keys[1]), args, 1)[1]
 end
 
 -- bk_mexists NAME ITEM [ITEM ...] -> an array of 1 (present) and 0
 local function bk_mexists(keys, args)
   items('bk_mexists', args, 1)
-  local meta = openFilter(keys[1])
-  local out = {}
-  for i = 1, #args do out[i] = hasOne(meta, args[i]) end
-  return out
+  return hasAll(openFilter(keys[1]), args, 1)
 end
 
 -- bk_insert NAME [KIND k] [CAPACITY c] [ERROR e] [SEED s] [COUNTERBITS w] [EXCEPTIONS] [NOCREATE] ITEMS ITEM... ->
@@ -673,7 +758,7 @@ end
 -- bk_card NAME -> the number of items added (adds that changed the filter; net of deletes for counting)
 local function bk_card(keys, args)
   if #args ~= 0 then fail('bk_card: takes no arguments') end
-  return openFilter(keys[1]).count
+  return countOf(openFilter(keys[1]))
 end
 
 -- bk_info NAME -> field/value pairs: RedisBloom's (Capacity, Size, Number of filters, Number of items inserted,
@@ -687,7 +772,7 @@ local function bk_info(keys, args)
     'Capacity', meta.capacity or 0,
     'Size', meta.bytes,
     'Number of filters', 1,
-    'Number of items inserted', meta.count,
+    'Number of items inserted', countOf(meta),
     'Expansion rate', 0,
     'Kind', meta.kindName,
     'Bits', meta.m,
@@ -716,7 +801,7 @@ local function deleteAll(meta, args, from)
     if reached then emptied = emptied + 1 end
   end
   if emptied > 0 then
-    call('HSET', metaKey(meta.name), 'count', format('%.0f', max(0, meta.count - emptied)))
+    call('HSET', metaKey(meta.name), 'count', format('%.0f', max(0, countOf(meta) - emptied)))
   end
   return out
 end

@@ -501,7 +501,6 @@ describe('the same safety as the Node client', () => {
       ['shards', '7', /meta field shards/],
       ['exceptions', '2', /meta field exceptions/],
       ['duration', '1000', /meta field duration/],
-      ['count', '-3', /meta field count/],
       ['state', 'creating', /is still being created/],
     ];
     const filter = await RedisBloomFilter.create(client, 'crafted', {
@@ -523,6 +522,14 @@ describe('the same safety as the Node client', () => {
       if (original === null) await client.hdel(meta, field);
       else await client.hset(meta, field, original);
     }
+    // `count` is read by the verbs that use it, before anything is written.
+    await client.hset(meta, 'count', '-3');
+    for (const verb of ['bk_add', 'bk_card', 'bk_info'] as const) {
+      expect(await refusal(fcall(verb, 'crafted', ...(verb === 'bk_add' ? ['k'] : []))), verb).toMatch(
+        /meta field count .* must be an integer/,
+      );
+    }
+    await client.hset(meta, 'count', '0');
     // A partitioned filter whose m is not a multiple of k.
     await client.hset(meta, 'bits', '1001');
     expect(await refusal(fcall('bk_add', 'crafted', 'k'))).toMatch(/meta field bits .* a multiple of/);
@@ -582,6 +589,57 @@ describe('the same safety as the Node client', () => {
       { numRuns: depth(200) },
     );
     expect(await client.ping()).toBe('PONG');
+  });
+});
+
+describe('users and ACLs', () => {
+  /** The ACL the README gives a fleet's user: the names its filters have, and the commands the verbs run inside. */
+  const FLEET_ACL = [
+    '~bloomkit:*',
+    '~crawler:*',
+    '+fcall',
+    '+fcall_ro',
+    ...'hmget hget exists time bitfield bitfield_ro hincrby hset setrange del srem sismember sadd scard pttl pexpire'
+      .split(' ')
+      .map((command) => `+${command}`),
+  ];
+
+  it('a user with the documented ACL uses every verb; one without a command or the name gets an error reply', async () => {
+    await client.call('ACL', 'SETUSER', 'fleet', 'on', '>fleet-pw', ...FLEET_ACL);
+    const fleet = client.duplicate({ username: 'fleet', password: 'fleet-pw' });
+    const call = (...args: string[]) => fleet.call('FCALL', ...args);
+    expect(await call('bk_reserve', '1', 'crawler:acl', 'counting', '1000', '0.01')).toBe('OK');
+    expect(await call('bk_madd', '1', 'crawler:acl', 'a', 'b')).toEqual([1, 1]);
+    expect(await fleet.call('FCALL_RO', 'bk_mexists', '1', 'crawler:acl', 'a', 'c')).toEqual([1, 0]);
+    expect(await call('bk_mdel', '1', 'crawler:acl', 'a')).toEqual([1]);
+    expect(await fleet.call('FCALL_RO', 'bk_card', '1', 'crawler:acl')).toBe(1);
+    expect(await call('bk_reserve', '1', 'crawler:acl-exc', 'standard', '100', '0.01', 'EXCEPTIONS')).toBe(
+      'OK',
+    );
+    expect(await call('bk_add', '1', 'crawler:acl-exc', 'x')).toBe(1);
+    expect(await call('bk_except', '1', 'crawler:acl-exc', 'x')).toEqual([1]);
+    expect(await call('bk_unexcept', '1', 'crawler:acl-exc', 'x')).toEqual([1]);
+    expect((await fleet.call('FCALL_RO', 'bk_info', '1', 'crawler:acl-exc')) as unknown[]).toContain('Kind');
+    expect(await call('bk_insert', '1', 'crawler:acl-ins', 'ITEMS', 'q')).toEqual([1]);
+    // A name outside the user's key patterns, and a user without a command the verbs run inside.
+    expect(await refusal(call('bk_add', '1', 'other:seen', 'x'))).toMatch(/^NOPERM/);
+    await client.call(
+      'ACL',
+      'SETUSER',
+      'narrow',
+      'on',
+      '>narrow-pw',
+      '~bloomkit:*',
+      '~crawler:*',
+      '+fcall',
+      '+fcall_ro',
+    );
+    const narrow = client.duplicate({ username: 'narrow', password: 'narrow-pw' });
+    expect(await refusal(narrow.call('FCALL', 'bk_add', '1', 'crawler:acl', 'x'))).toMatch(
+      /^ERR The user executing the script can't run this command/,
+    );
+    fleet.disconnect();
+    narrow.disconnect();
   });
 });
 

@@ -1,10 +1,12 @@
 import { textOf } from '../arguments.js';
+import { FUNCTIONS_ACTIONS, type FunctionsAction, runFunctions } from '../commands/functions.js';
 import { runPull, runPush } from '../commands/push-pull.js';
+import { CliError } from '../errors.js';
 import { parseRedisTarget } from '../redis-target.js';
 import type { Registration } from './context.js';
 import { integer, REDIS_HELP, redisConnectionOptions, redisFlags, waitFlag } from './flags.js';
 
-/** `push` and `pull`: filter files to and from Redis. */
+/** `push` and `pull`: filter files to and from Redis; `redis functions`: the library for clients in any language. */
 export const registerRedisCommands: Registration = (program, { exit, writer, interrupts }) => {
   redisConnectionOptions(
     program
@@ -51,4 +53,36 @@ export const registerRedisCommands: Registration = (program, { exit, writer, int
     .action(async (url: string, file: string, o) =>
       exit(await runPull(parseRedisTarget(textOf(url), redisFlags(o)), textOf(file), writer(o))),
     );
+
+  const redis = program
+    .command('redis')
+    .description('bloomkit on a Redis server, for clients in any language');
+  redisConnectionOptions(
+    redis
+      .command('functions')
+      .description(
+        "load, inspect or delete bloomkit's Redis Functions library (FCALL bk_add, bk_exists... from any client)",
+      )
+      .argument('<action>', 'install, status or remove')
+      .argument('<url>', 'redis://[user@]host[:port][?db=N] (rediss:// for TLS); with --cluster, any node'),
+  )
+    .addHelpText(
+      'after',
+      `\ninstall loads the library on the server (every primary of a cluster) unless it holds this version; it never
+replaces a newer one. status prints, per server, the version it holds or "none". The user needs FUNCTION in its
+ACL to install or remove; clients of the library need only FCALL and FCALL_RO.
+
+Example:\n  bloomkit redis functions install redis://127.0.0.1:6379`,
+    )
+    .action(async (action: string, url: string, o) => {
+      if (!(FUNCTIONS_ACTIONS as readonly string[]).includes(action)) {
+        throw new CliError(`redis functions: the action must be install, status or remove, got "${action}"`);
+      }
+      exit(
+        await runFunctions(
+          action as FunctionsAction,
+          parseRedisTarget(textOf(url), redisFlags(o), process.env, 'server'),
+        ),
+      );
+    });
 };
