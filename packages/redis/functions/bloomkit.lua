@@ -40,6 +40,9 @@ local GUARD_BYTES = 4
 local MAX_NAME_BYTES = 2048
 local MAX_ITEMS = 100000 -- items in one call: a call blocks the server while it runs
 local FORMAT_TAG = 'bloomkit/1'
+local BLOCK_BITS = 512 -- a block of the blocked layout: one 64-byte cache line
+local MAX_BLOCKED_BITS = 2 ^ 41 -- as @bloomkit/core's MAX_BLOCKED_BITS
+local MAX_SHARDS = 2 ^ 20
 
 -- Errors ------------------------------------------------------------------------------------------------------------
 
@@ -199,9 +202,9 @@ end
 -- p(i) = h1 + h2 i + h3 i^2 + h4 i^3 mod 2^32 by forward differences, offset_i = floor(p(i) * sigma) with
 -- sigma = M * 2^-32 (one IEEE multiply, as the format says), position i = i * stride + offset_i.
 
--- Writes the k positions of `key` into `out` (1-based) for a filter `shape` {seed, k, range, stride}.
-local function positions(shape, key, out)
-  local p, d1, d2, d3 = murmur(key, shape.seed)
+-- Writes the k positions of the key whose hash is h1..h4 into `out` (1-based) for a filter `shape` {seed, k, sigma,
+-- stride}; positions() hashes the key first.
+local function positionsOfHash(shape, p, d1, d2, d3, out)
   d1, d2, d3 = (d1 + d2 + d3) % TWO32, (2 * d2 + 6 * d3) % TWO32, 6 * d3 % TWO32
   local sigma, stride = shape.sigma, shape.stride
   for i = 0, shape.k - 1 do
@@ -211,6 +214,11 @@ local function positions(shape, key, out)
     d2 = (d2 + d3) % TWO32
   end
   return out
+end
+
+local function positions(shape, key, out)
+  local h1, h2, h3, h4 = murmur(key, shape.seed)
+  return positionsOfHash(shape, h1, h2, h3, h4, out)
 end
 
 -- Redis numbers a string's bits from the most significant of each byte, the format from the least: i XOR 7.
@@ -265,6 +273,9 @@ local KINDS = {
   counting = { storage = 'counters', unit = function() return 1 end, rate = standardRate, sliced = false },
 }
 local KIND_NAMES = 'standard, partitioned, counting'
+-- The blocked kind (created by @bloomkit/redis) spans slots: the verbs on its name read its meta only (bk_info,
+-- bk_card, bk_count); its items go to their shards (bk_shard_madd, bk_shard_mexists).
+local BLOCKED = { storage = 'shards', unit = function() return 512 end, sliced = false }
 -- Kinds @bloomkit/redis holds that this library does not serve (yet): a filter of one is named in the error.
 local NODE_ONLY = { blocked = true, scalable = true, window = true }
 
@@ -352,6 +363,7 @@ checkMeta = function(name, f)
   end
   if f.format ~= FORMAT_TAG then fail(format('the key %s is not a bloomkit filter (format field %s)', metaKey(name), show(f.format))) end
   local kind = KINDS[f.kind]
+  if f.kind == 'blocked' then kind = BLOCKED end
   if kind == nil then
     if NODE_ONLY[f.kind] then fail(format('%s is a %s filter: functions version %d serve %s; use @bloomkit/redis for it', name, f.kind, VERSION, KIND_NAMES)) end
     bad('kind', 'one of ' .. KIND_NAMES)
@@ -361,7 +373,17 @@ checkMeta = function(name, f)
   meta.seed = int('seed', 0, TWO32 - 1)
   meta.k = int('hashes', 1, MAX_HASHES)
   meta.exceptions = f.exceptions ~= nil and int('exceptions', 0, 1) == 1
-  if kind.storage == 'counters' then
+  if kind.storage == 'shards' then
+    meta.width = int('counterBits', 0, 0)
+    meta.m = int('bits', BLOCK_BITS, MAX_BLOCKED_BITS)
+    if meta.m % BLOCK_BITS ~= 0 then bad('bits', 'a multiple of 512') end
+    local blocks = meta.m / BLOCK_BITS
+    meta.shardBlocks = int('shardBlocks', 1, min(blocks, TWO32 / BLOCK_BITS))
+    meta.shards = int('shards', 1, MAX_SHARDS)
+    if meta.shards ~= ceil(blocks / meta.shardBlocks) then
+      bad('shards', format('%.0f, the shards that %.0f blocks of %.0f per shard need', ceil(blocks / meta.shardBlocks), blocks, meta.shardBlocks))
+    end
+  elseif kind.storage == 'counters' then
     meta.width = int('counterBits', 4, 8)
     if meta.width ~= 4 and meta.width ~= 8 then bad('counterBits', 'one of 4, 8') end
     if meta.exceptions then bad('exceptions', '0 for a counting filter (exceptions live beside bits)') end
@@ -377,8 +399,10 @@ checkMeta = function(name, f)
     meta.fpr = rate(f.fpr)
     if meta.fpr == nil then bad('fpr', 'a number in (0, 1)') end
   end
-  int('shards', 1, 1)
-  int('shardBlocks', 0, 0)
+  if kind.storage ~= 'shards' then
+    int('shards', 1, 1)
+    int('shardBlocks', 0, 0)
+  end
   int('growth', 0, 0)
   int('tightening', 0, 0)
   if f.duration ~= nil then int('duration', 0, 0) end
@@ -389,6 +413,7 @@ checkMeta = function(name, f)
   meta.set = 'bloomkit:{' .. name .. '}:exceptions:' .. g
   local range = meta.m
   if kind.sliced then range = meta.m / meta.k end
+  if kind.storage == 'shards' then range = BLOCK_BITS end
   meta.shape = { seed = meta.seed, k = meta.k, sigma = range / TWO32, stride = kind.sliced and range or 0 }
   return meta
 end
@@ -407,10 +432,14 @@ end
 -- The filter `name`, ready and whole: its meta checked, and its storage string holding the guard (the generation,
 -- big-endian, right after the payload: guard.ts of @bloomkit/redis), so a filter that expired or was dropped is
 -- never written to nor read as empty.
-local function openFilter(name)
+local function openFilter(name, metaOnly)
   local meta = readMeta(checkName(name))
   if meta == nil then fail('no filter ' .. name) end
   if not meta.ready then fail(name .. ' is still being created; try again') end
+  if meta.kind.storage == 'shards' then
+    if metaOnly then return meta end
+    fail(format('%s is a blocked filter, spread over %.0f shards in other slots: send each item to its shard with bk_shard_madd or bk_shard_mexists (1 key: %s/SHARD; the shard rule is in the README of @bloomkit/redis)', name, meta.shards, name))
+  end
   if call('BITFIELD_RO', meta.data, 'GET', 'u32', meta.bytes * 8)[1] ~= meta.generation then fail('no filter ' .. name) end
   return meta
 end
@@ -758,16 +787,17 @@ end
 -- bk_card NAME -> the number of items added (adds that changed the filter; net of deletes for counting)
 local function bk_card(keys, args)
   if #args ~= 0 then fail('bk_card: takes no arguments') end
-  return countOf(openFilter(keys[1]))
+  return countOf(openFilter(keys[1], true))
 end
 
 -- bk_info NAME -> field/value pairs: RedisBloom's (Capacity, Size, Number of filters, Number of items inserted,
 -- Expansion rate) then bloomkit's (Kind, Bits, Hashes, Seed, Error rate, Counter bits, Exceptions, Generation, ...)
 local function bk_info(keys, args)
   if #args ~= 0 then fail('bk_info: takes no arguments') end
-  local meta = openFilter(keys[1])
+  local meta = openFilter(keys[1], true)
   local exceptions = 0
-  if meta.exceptions then exceptions = call('SCARD', meta.set) end
+  local sharded = meta.kind.storage == 'shards'
+  if meta.exceptions and not sharded then exceptions = call('SCARD', meta.set) end
   return {
     'Capacity', meta.capacity or 0,
     'Size', meta.bytes,
@@ -780,9 +810,11 @@ local function bk_info(keys, args)
     'Seed', meta.seed,
     'Error rate', meta.fpr and exact(meta.fpr) or '',
     'Counter bits', meta.width,
-    'Exceptions', meta.exceptions and exceptions or -1,
+    'Exceptions', meta.exceptions and (sharded and 'in each shard' or exceptions) or -1,
     'Generation', meta.generation,
-    'Storage key', meta.data,
+    'Storage key', sharded and format('bloomkit:{%s/SHARD}:shard:%s', meta.name, hexOf(meta.generation)) or meta.data,
+    'Shards', sharded and meta.shards or 1,
+    'Shard blocks', sharded and meta.shardBlocks or 0,
     'Functions version', VERSION,
   }
 end
@@ -849,6 +881,155 @@ local function bk_unexcept(keys, args)
   return out
 end
 
+-- A blocked filter's shards -----------------------------------------------------------------------------------------
+-- A blocked filter spreads its blocks over shard strings bloomkit:{NAME/i}:shard:G (G the generation in hex), each
+-- in its own slot, so a call on one shard cannot read the meta hash: the shard's shape follows its guard in its own
+-- bytes (shard-shape.ts of @bloomkit/redis). The shard rule, for B = m / 512 blocks of which each shard holds S:
+--   x = fmix32(h1 ^ h2 ^ h3 ^ h4), block b = floor(x * (B * 2^-32)), shard i = floor(b / S)
+-- (docs/FORMAT.md section 5), and the key's k bits lie in block b: bit 512 (b - i S) + offset_j of the shard.
+
+local SHARD_TRAILER = 32 -- the guard (4 bytes), then the shape (28)
+
+local function u32(bytes, at)
+  local b1, b2, b3, b4 = byte(bytes, at, at + 3)
+  return ((b1 * 256 + b2) * 256 + b3) * 256 + b4
+end
+
+-- The shard named by the key argument NAME/i of the filter's generation G (a decimal argument): its key, shape and
+-- exception set, checked against its trailer.
+local function openShard(where, keyArg, generationText)
+  local name, index = match(type(keyArg) == 'string' and keyArg or '', '^(.+)/(%d+)$')
+  if name == nil or #index > 7 then
+    fail(format("%s: the key argument must be NAME/SHARD, the filter's name and a shard's index, got %s", where, show(keyArg)))
+  end
+  checkName(name)
+  local i = tonumber(index)
+  local generation = argInteger(where, 'GENERATION', generationText, 1, TWO32 - 1)
+  local g = hexOf(generation)
+  local key = 'bloomkit:{' .. keyArg .. '}:shard:' .. g
+  local length = call('STRLEN', key)
+  local gone = format('no filter %s of generation %.0f with a shard %d (bk_info %s gives the generation and shards)', name, generation, i, name)
+  if length < SHARD_TRAILER then fail(gone) end
+  local t = call('GETRANGE', key, length - SHARD_TRAILER, length - 1)
+  if u32(t, 1) ~= generation then fail(gone) end
+  local function bad(what) fail(format('%s: the shape after the guard of %s is not bloomkit\'s (%s)', where, key, what)) end
+  if sub(t, 5, 8) ~= 'BKSH' or byte(t, 15) ~= 1 or byte(t, 16) ~= 0 then bad('marker or version') end
+  local k = byte(t, 13)
+  if k < 1 or k > MAX_HASHES then bad('hashes') end
+  local exceptions = byte(t, 14)
+  if exceptions > 1 then bad('exceptions') end
+  local m = u32(t, 17) * TWO32 + u32(t, 21)
+  if m < BLOCK_BITS or m > MAX_BLOCKED_BITS or m % BLOCK_BITS ~= 0 then bad('bits') end
+  local blocks = m / BLOCK_BITS
+  local per = u32(t, 25)
+  if per < 1 or per > blocks or per > TWO32 / BLOCK_BITS then bad('blocks per shard') end
+  if u32(t, 29) ~= i or i >= ceil(blocks / per) then bad('shard index') end
+  if (min(per, blocks - i * per) * 64) ~= length - SHARD_TRAILER then bad('length') end
+  return {
+    name = name, index = i, key = key, generation = generation, k = k, blocks = blocks, per = per,
+    exceptions = exceptions == 1, set = 'bloomkit:{' .. keyArg .. '}:exceptions:' .. g,
+    shape = { seed = u32(t, 9), k = k, sigma = BLOCK_BITS / TWO32, stride = 0 },
+  }
+end
+
+-- The Redis bit offsets of every item args[from..] in the shard, k per item, after checking that each item belongs
+-- to it (nothing is written when one does not).
+local function shardOffsets(where, shard, args, from)
+  local offsets = {}
+  local sigma = shard.blocks / TWO32
+  local first = shard.index * shard.per
+  local k = shard.k
+  for j = from, #args do
+    local h1, h2, h3, h4 = murmur(args[j], shard.shape.seed)
+    local b = floor(fmix(bxor(bxor(h1, h2), bxor(h3, h4)) % TWO32) * sigma)
+    local home = floor(b / shard.per)
+    if home ~= shard.index then
+      fail(format('%s: item %d (%s) belongs to shard %.0f of %s, not %d: route each item by the shard rule', where, j - from + 1, show(args[j]), home, shard.name, shard.index))
+    end
+    positionsOfHash(shard.shape, h1, h2, h3, h4, pos)
+    local base = (b - first) * BLOCK_BITS
+    local at = (j - from) * k
+    for h = 1, k do offsets[at + h] = bitOffset(base + pos[h]) end
+  end
+  return offsets
+end
+
+-- BITFIELD `op u1 offset [value]` on every offset, a few thousand arguments per command; the replies in order.
+local function shardBitfield(shard, readOnly, op, value, offsets)
+  local per = value == nil and 3 or 4
+  local out, o = {}, 0
+  local at = 1
+  while at <= #offsets do
+    local last = min(#offsets, at + floor(MAX_ARGS / per) - 1)
+    local n = 0
+    for j = at, last do
+      cmd[n + 1], cmd[n + 2], cmd[n + 3] = op, 'u1', format('%d', offsets[j])
+      n = n + 3
+      if value ~= nil then cmd[n + 1] = value; n = n + 1 end
+    end
+    local reply
+    if readOnly then reply = call('BITFIELD_RO', shard.key, spread(cmd, 1, n))
+    else reply = call('BITFIELD', shard.key, spread(cmd, 1, n)) end
+    for r = 1, #reply do out[o + r] = reply[r] end
+    o = o + #reply
+    at = last + 1
+  end
+  return out
+end
+
+-- bk_shard_madd NAME/i GENERATION ITEM [ITEM ...] -> as bk_madd, for items that all belong to shard i of the blocked
+-- filter NAME. The filter's count is not changed here (its meta lives in another slot): add the number of 1s with
+-- bk_count.
+local function bk_shard_madd(keys, args)
+  local where = 'bk_shard_madd'
+  items(where, args, 2)
+  local shard = openShard(where, keys[1], args[1])
+  local before = shardBitfield(shard, false, 'SET', '1', shardOffsets(where, shard, args, 2))
+  local k = shard.k
+  local out = {}
+  for i = 0, #args - 2 do
+    local new = 0
+    for h = i * k + 1, i * k + k do
+      if before[h] == 0 then new = 1; break end
+    end
+    if shard.exceptions and call('SREM', shard.set, args[i + 2]) == 1 then new = 1 end
+    out[i + 1] = new
+  end
+  return out
+end
+
+-- bk_shard_mexists NAME/i GENERATION ITEM [ITEM ...] -> as bk_mexists, for items of shard i
+local function bk_shard_mexists(keys, args)
+  local where = 'bk_shard_mexists'
+  items(where, args, 2)
+  local shard = openShard(where, keys[1], args[1])
+  local values = shardBitfield(shard, true, 'GET', nil, shardOffsets(where, shard, args, 2))
+  local k = shard.k
+  local out = {}
+  for i = 0, #args - 2 do
+    local present = 1
+    for h = i * k + 1, i * k + k do
+      if values[h] == 0 then present = 0; break end
+    end
+    if present == 1 and shard.exceptions and call('SISMEMBER', shard.set, args[i + 2]) == 1 then present = 0 end
+    out[i + 1] = present
+  end
+  return out
+end
+
+-- bk_count NAME GENERATION N -> the filter's count after adding N (the new items bk_shard_madd reported), while NAME
+-- is still the filter of that generation
+local function bk_count(keys, args)
+  if #args ~= 2 then fail('bk_count: give GENERATION N') end
+  local meta = openFilter(keys[1], true)
+  local generation = argInteger('bk_count', 'GENERATION', args[1], 1, TWO32 - 1)
+  local n = argInteger('bk_count', 'N', args[2], 0, 1000000)
+  if generation ~= meta.generation then fail('no filter ' .. meta.name .. ' of generation ' .. args[1]) end
+  local count = countOf(meta)
+  if n > 0 then call('HSET', metaKey(meta.name), 'count', format('%.0f', min(MAX_SAFE, count + n))) end
+  return min(MAX_SAFE, count + n)
+end
+
 -- bk_positions NAME ITEM -> the item's k positions in the filter (docs/FORMAT.md section 5), to check a client
 local function bk_positions(keys, args)
   if #args ~= 1 then fail(format('bk_positions: give one ITEM, got %d arguments', #args)) end
@@ -884,10 +1065,13 @@ register('bk_del', bk_del)
 register('bk_mdel', bk_mdel)
 register('bk_except', bk_except)
 register('bk_unexcept', bk_unexcept)
+register('bk_shard_madd', bk_shard_madd)
+register('bk_count', bk_count)
 register('bk_exists', bk_exists, true)
 register('bk_mexists', bk_mexists, true)
 register('bk_card', bk_card, true)
 register('bk_info', bk_info, true)
+register('bk_shard_mexists', bk_shard_mexists, true)
 register('bk_positions', bk_positions, true)
 register('bk_hash', bk_hash, true)
 register('bk_version', bk_version, true)

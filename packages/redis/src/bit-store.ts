@@ -12,6 +12,7 @@ import { PackedKeys, PackedOffsets } from './packed.js';
 import { KeyPositions, redisBitOffset } from './positions.js';
 import { EXCEPTIONS_ADD, EXCEPTIONS_HAS, EXCEPTIONS_RECORD, EXCEPTIONS_REMOVE } from './scripts.js';
 import { settleAll } from './settle.js';
+import { shardTrailer } from './shard-shape.js';
 
 const EXCEPTED_ADD = script(EXCEPTIONS_ADD);
 const EXCEPTED_HAS = script(EXCEPTIONS_HAS);
@@ -61,8 +62,9 @@ import type { Counter, Store, StoreContext } from './store.js';
  * Bits in Redis strings: the standard and partitioned kinds in one string `bloomkit:{NAME}:data` (up to 2^32 bits,
  * Redis's 512 MB string limit), the blocked kind in shards `bloomkit:{NAME/i}:shard` of whole 512-bit blocks (both
  * suffixed with the generation, see keys.ts). Each string holds exactly the bloomkit payload bytes
- * (docs/FORMAT.md) of its range, then the 4-byte guard (guard.ts), so GETRANGE of the shards' payloads in order is
- * the file's payload.
+ * (docs/FORMAT.md) of its range, then the 4-byte guard (guard.ts) and, for a shard, its shape (shard-shape.ts: what
+ * a Redis function called on that shard alone needs), so GETRANGE of the shards' payloads in order is the file's
+ * payload.
  *
  * A filter with exceptions (ExceptionFilter, kind 6) keeps the exception keys as sets beside the bits, one per
  * string and in its slot (keys.ts), so that `has` (bits and set), `add` (bits set, exception lifted) and
@@ -111,13 +113,18 @@ export class BitStore implements Store {
     return this.sizes().map((_, i) => this.key(i));
   }
 
+  /** What follows string i's payload: the guard, and for a blocked shard its shape (shard-shape.ts). */
+  private trailer(i: number): Buffer {
+    const { params, generation } = this.context;
+    return this.sharded ? shardTrailer(params, generation, i) : guardBytes(generation);
+  }
+
   async allocate(): Promise<void> {
     const sizes = this.sizes();
-    const guard = guardBytes(this.context.generation);
     await settleAll(
       'RedisBloomFilter.create',
       sizes.map((_, i) => this.key(i)),
-      sizes.map((size, i) => allocateBytes(this.context.client, this.key(i), size, guard)),
+      sizes.map((size, i) => allocateBytes(this.context.client, this.key(i), size, this.trailer(i))),
     );
   }
 
@@ -445,9 +452,8 @@ export class BitStore implements Store {
     const pages = (filter as SingleLocalFilter).payloadParts();
     const payload = new PagesReader(pages);
     const sizes = this.sizes();
-    const guard = guardBytes(this.context.generation);
     for (const [i, size] of sizes.entries())
-      await writeBytes(this.context.client, this.key(i), payload.take(size), guard);
+      await writeBytes(this.context.client, this.key(i), payload.take(size), this.trailer(i));
     if (excepted !== undefined) await this.writeExceptions(excepted);
   }
 

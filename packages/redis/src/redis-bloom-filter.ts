@@ -531,7 +531,7 @@ export class RedisBloomFilter {
     yield* chunksOf(where, await this.exportParts(), options);
   }
 
-  /** Parameters, count, storage keys and size (each string's 4-byte guard included), TTL. */
+  /** Parameters, count, storage keys and size (each string's guard, and each shard's shape, included), TTL. */
   async info(): Promise<RedisFilterInfo> {
     const count = await this.count();
     const keys = await this.store.dataKeys();

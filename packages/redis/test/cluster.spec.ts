@@ -121,7 +121,7 @@ describe('on a 3-node cluster', () => {
       shards: 1200,
     });
     const info = await big.info();
-    expect(info.bytes).toBe(bits / 8 + 4 * info.keys.length); // Each shard ends with its 4-byte guard.
+    expect(info.bytes).toBe(bits / 8 + 32 * info.keys.length); // Each shard ends with its guard (4 bytes) and shape (28).
     const keys = urlKeys(20_000, 'big');
     expect((await big.addMany(keys)).every(Boolean)).toBe(true);
     expect((await big.hasMany(keys)).every(Boolean)).toBe(true);

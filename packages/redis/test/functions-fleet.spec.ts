@@ -244,4 +244,59 @@ describe('a 3-node cluster: the library on every primary, clients route by the f
     );
     expect(holding.filter((n) => n > 0).length).toBe(3);
   });
+  it('a blocked filter across the cluster: PHP routes each key to its shard by the shard rule, Node reads it back', async () => {
+    await RedisBloomFilter.installFunctions(cluster);
+    const options: RedisFilterOptions = {
+      kind: 'blocked',
+      capacity: 60_000,
+      fpr: 0.01,
+      seed: 0x9747b28c,
+      shards: 24,
+    };
+    const node = await RedisBloomFilter.create(cluster, 'crawler:blocked', options);
+    const keys = fleetKeys(6_000, 'blocked', 77);
+    const local = createFilter('blocked', { capacity: 60_000, fpr: 0.01, seed: 0x9747b28c });
+    const expected = keys.map((key) => (local.add(key) ? 1 : 0));
+    expect(await runBlocked('add', nodes, 'crawler:blocked', keys)).toEqual(expected);
+    expect(await node.hasMany(keys)).toEqual(keys.map(() => true));
+    expect(await node.export()).toEqual(local.serialize());
+    expect(await node.count()).toBe(local.count);
+    const absent = fleetKeys(3_000, 'blocked-absent', 78);
+    expect(await runBlocked('has', nodes, 'crawler:blocked', [...keys.slice(0, 500), ...absent])).toEqual(
+      [...keys.slice(0, 500), ...absent].map((key) => (local.has(key) ? 1 : 0)),
+    );
+    // The shards are spread over the three primaries.
+    const holding = await Promise.all(
+      cluster
+        .nodes('master')
+        .map(async (primary) => (await primary.keys('bloomkit:{crawler:blocked/*}:shard:*')).length),
+    );
+    expect(holding.every((n) => n > 0)).toBe(true);
+  });
 });
+
+/** The PHP client of a blocked filter (test/clients/blocked.php): routes by the shard rule; its answers. */
+function runBlocked(
+  action: 'add' | 'has',
+  nodes: string,
+  name: string,
+  keys: readonly Key[],
+): Promise<number[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('php', [`${CLIENTS}blocked.php`, nodes, action, name], { stdio: 'pipe' });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`blocked.php exited with ${code}: ${err}`));
+      else resolve(JSON.parse(out) as number[]);
+    });
+    child.stdin.end(JSON.stringify(keys.map((key) => bytesOf(key).toString('base64'))));
+  });
+}

@@ -1,4 +1,11 @@
-import { chooseShape, type Key, murmur3x86_128Into, partitionedLayout, standardLayout } from '@bloomkit/core';
+import {
+  blockedLayout,
+  chooseShape,
+  type Key,
+  murmur3x86_128Into,
+  partitionedLayout,
+  standardLayout,
+} from '@bloomkit/core';
 import { ExceptionFilter } from '@bloomkit/exceptions';
 import { createFilter } from '@bloomkit/filters';
 import { binaryKeys, depth, urlKeys } from '@bloomkit/testkit';
@@ -589,6 +596,121 @@ describe('the same safety as the Node client', () => {
       { numRuns: depth(200) },
     );
     expect(await client.ping()).toBe('PONG');
+  });
+});
+
+describe('a blocked filter: one shard per call, by the shard rule', () => {
+  /** The shard that holds `key`'s block (the README's rule; here from the library's positions). */
+  const shardOf = (positions: KeyPositions, shardBlocks: number, key: Key) =>
+    Math.floor(positions.of(key)[0]! / (shardBlocks * 512));
+
+  it('adds and asks through its shards, and Node agrees key for key', async () => {
+    const options: RedisFilterOptions = { kind: 'blocked', capacity: 20_000, fpr: 0.01, seed: 4, shards: 9 };
+    const node = await RedisBloomFilter.create(client, 'blocked-a', options);
+    const info = (await fcall('bk_info', 'blocked-a')) as (string | number)[];
+    const field = (name: string) => info[info.indexOf(name) + 1] as number;
+    expect([field('Bits'), field('Hashes'), field('Seed'), field('Shards')]).toEqual([
+      node.bits,
+      node.hashes,
+      4,
+      node.params.shards,
+    ]);
+    const positions = new KeyPositions(blockedLayout, node.bits, node.hashes, 4);
+    const keys = [...urlKeys(3_000, 'blocked'), ...binaryKeys(300, 9), 'ключ'];
+    const local = createFilter('blocked', { capacity: 20_000, fpr: 0.01, seed: 4 });
+    const byShard = new Map<number, Key[]>();
+    for (const key of keys) {
+      const shard = shardOf(positions, field('Shard blocks'), key);
+      byShard.set(shard, [...(byShard.get(shard) ?? []), key]);
+    }
+    let added = 0;
+    for (const [shard, list] of byShard) {
+      const answers = (await fcall(
+        'bk_shard_madd',
+        `blocked-a/${shard}`,
+        field('Generation'),
+        ...list,
+      )) as number[];
+      expect(answers).toEqual(list.map((key) => (local.add(key) ? 1 : 0)));
+      added += answers.reduce((a, b) => a + b, 0);
+      expect(await fcall('bk_shard_mexists', `blocked-a/${shard}`, field('Generation'), ...list)).toEqual(
+        list.map(() => 1),
+      );
+    }
+    expect(await fcall('bk_count', 'blocked-a', field('Generation'), added)).toBe(added);
+    expect(await node.export()).toEqual(local.serialize());
+    expect(await fcall('bk_card', 'blocked-a')).toBe(local.count);
+    // The verbs of one-slot filters name what to do instead.
+    expect(await refusal(fcall('bk_add', 'blocked-a', 'x'))).toMatch(
+      new RegExp(
+        `blocked-a is a blocked filter, spread over ${node.params.shards} shards in other slots: send each item to its shard with bk_shard_madd`,
+      ),
+    );
+    // An item sent to a shard that does not hold it: refused, and nothing written.
+    const [first, others] = [[...byShard.keys()][0]!, [...byShard.keys()][1]!];
+    const before = await node.export();
+    expect(
+      await refusal(
+        fcall(
+          'bk_shard_madd',
+          `blocked-a/${first}`,
+          field('Generation'),
+          'fresh-1',
+          byShard.get(others)![0]!,
+        ),
+      ),
+    ).toMatch(/belongs to shard \d+ of blocked-a, not \d+: route each item by the shard rule/);
+    expect(await node.export()).toEqual(before);
+    // A stale generation, a shard that does not exist, a key argument that is not NAME/i.
+    expect(await refusal(fcall('bk_shard_madd', `blocked-a/${first}`, '12345', 'x'))).toMatch(
+      /no filter blocked-a of generation 12345 with a shard/,
+    );
+    expect(await refusal(fcall('bk_shard_mexists', 'blocked-a/99', field('Generation'), 'x'))).toMatch(
+      /with a shard 99/,
+    );
+    expect(await refusal(fcall('bk_shard_madd', 'blocked-a', field('Generation'), 'x'))).toMatch(
+      /must be NAME\/SHARD/,
+    );
+    expect(await refusal(fcall('bk_count', 'blocked-a', '12345', '1'))).toMatch(
+      /no filter blocked-a of generation/,
+    );
+    await node.drop();
+    expect(await refusal(fcall('bk_shard_madd', `blocked-a/${first}`, field('Generation'), 'x'))).toMatch(
+      /no filter/,
+    );
+    expect(await client.keys('bloomkit:{blocked-a*')).toEqual([]);
+  });
+
+  it('a shard whose shape bytes were tampered with is an error reply, never a write', async () => {
+    const node = await RedisBloomFilter.create(client, 'blocked-b', {
+      kind: 'blocked',
+      bits: 512 * 40,
+      hashes: 6,
+      shards: 4,
+    });
+    const generation = (await client.hget('bloomkit:{blocked-b}:meta', 'generation'))!;
+    const shard = `bloomkit:{blocked-b/0}:shard:${Number(generation).toString(16).padStart(8, '0')}`;
+    const length = await client.strlen(shard);
+    const pristine = await client.getBuffer(shard);
+    for (const [at, value, what] of [
+      [4, 0x41, /marker or version/],
+      [12, 0, /hashes/],
+      [12, 65, /hashes/],
+      [13, 2, /exceptions/],
+      [16, 0xff, /bits/],
+      [27, 0, /blocks per shard/],
+      [31, 1, /shard index/],
+    ] as const) {
+      const tampered = Buffer.from(pristine!);
+      tampered[length - 28 + at - 4] = value;
+      await client.set(shard, tampered);
+      expect(await refusal(fcall('bk_shard_madd', 'blocked-b/0', generation, 'k')), `byte ${at}`).toMatch(
+        what,
+      );
+      expect(await client.getBuffer(shard)).toEqual(tampered);
+    }
+    await client.set(shard, pristine!);
+    await node.drop();
   });
 });
 
