@@ -94,7 +94,7 @@ describe('README From any language', () => {
     });
     const info = (await fleet.call('FCALL_RO', 'bk_info', '1', 'crawler:blocked')) as (string | number)[];
     const generation = String(info[info.indexOf('Generation') + 1]);
-    const calls: [string, string, ...string[]][] = [
+    const calls: [string, string, string, ...string[]][] = [
       ['FCALL', 'bk_reserve', 'crawler:counting', 'counting', '100', '0.01'],
       ['FCALL', 'bk_madd', 'crawler:counting', 'a', 'b'],
       ['FCALL', 'bk_mdel', 'crawler:counting', 'a'],
