@@ -16,8 +16,9 @@ The replies are RedisBloom's shapes (BF.ADD, BF.MADD, BF.EXISTS...); errors star
 The filter's keys, meta hash fields and bytes are those of @bloomkit/redis (packages/redis/src/keys.ts, params.ts,
 guard.ts); the hashing and positions are docs/FORMAT.md sections 4 and 5.
 
-Kinds served: standard, partitioned and counting (4- or 8-bit counters), and exceptions over standard and
-partitioned. A filter of another kind is an error reply naming it; use the Node client for it.
+Kinds served: standard, partitioned and counting (4- or 8-bit counters), exceptions over standard and partitioned,
+window filters that @bloomkit/redis created (count and time windows, on the server's clock), and blocked filters
+one shard per call. Scalable filters are an error reply naming the kind; use the Node client for them.
 ]]
 
 local VERSION = 1
@@ -43,6 +44,7 @@ local FORMAT_TAG = 'bloomkit/1'
 local BLOCK_BITS = 512 -- a block of the blocked layout: one 64-byte cache line
 local MAX_BLOCKED_BITS = 2 ^ 41 -- as @bloomkit/core's MAX_BLOCKED_BITS
 local MAX_SHARDS = 2 ^ 20
+local MAX_CLOCK_MS = 2 ^ 47 -- as @bloomkit/core's MAX_CLOCK_MS: a time in ms a window accepts
 
 -- Errors ------------------------------------------------------------------------------------------------------------
 
@@ -276,8 +278,13 @@ local KIND_NAMES = 'standard, partitioned, counting'
 -- The blocked kind (created by @bloomkit/redis) spans slots: the verbs on its name read its meta only (bk_info,
 -- bk_card, bk_count); its items go to their shards (bk_shard_madd, bk_shard_mexists).
 local BLOCKED = { storage = 'shards', unit = function() return 512 end, sliced = false }
+-- The window kind (created by @bloomkit/redis, which writes its shape into the meta hash): k + l slices in one
+-- string, the generations' state in the meta hash.
+local WINDOW = { storage = 'ring', sliced = true }
+local MAX_AGE_SLICES = 255 -- the format's bound (the sizing of @bloomkit/window picks at most 16)
 -- Kinds @bloomkit/redis holds that this library does not serve (yet): a filter of one is named in the error.
 local NODE_ONLY = { blocked = true, scalable = true, window = true }
+local SERVED = 'standard, partitioned, counting, blocked (by shard) and window'
 
 -- m and k for n keys at rate p (chooseShape of @bloomkit/core).
 local function chooseShape(kind, n, p)
@@ -318,7 +325,8 @@ local function hexOf(generation) return format('%08x', generation) end
 
 -- The meta hash's fields a call reads (`count` apart: it changes with every add, see countOf).
 local META_FIELDS = { 'format', 'kind', 'seed', 'bits', 'hashes', 'counterBits', 'capacity', 'fpr', 'shards',
-  'shardBlocks', 'growth', 'tightening', 'exceptions', 'duration', 'generation', 'state' }
+  'shardBlocks', 'growth', 'tightening', 'exceptions', 'duration', 'generation', 'state', 'ageSlices', 'sliceBits',
+  'generationKeys', 'period' }
 
 -- Checked metas by name, each with the field values it was checked from: a call whose hash holds the same values
 -- skips the checks (they are a function of the values). At most MAX_CACHED names; then it starts afresh.
@@ -364,8 +372,9 @@ checkMeta = function(name, f)
   if f.format ~= FORMAT_TAG then fail(format('the key %s is not a bloomkit filter (format field %s)', metaKey(name), show(f.format))) end
   local kind = KINDS[f.kind]
   if f.kind == 'blocked' then kind = BLOCKED end
+  if f.kind == 'window' then kind = WINDOW end
   if kind == nil then
-    if NODE_ONLY[f.kind] then fail(format('%s is a %s filter: functions version %d serve %s; use @bloomkit/redis for it', name, f.kind, VERSION, KIND_NAMES)) end
+    if NODE_ONLY[f.kind] then fail(format('%s is a %s filter: functions version %d serve %s filters; use @bloomkit/redis for it', name, f.kind, VERSION, SERVED)) end
     bad('kind', 'one of ' .. KIND_NAMES)
   end
   local meta = { name = name, kindName = f.kind, kind = kind, fields = f }
@@ -373,7 +382,24 @@ checkMeta = function(name, f)
   meta.seed = int('seed', 0, TWO32 - 1)
   meta.k = int('hashes', 1, MAX_HASHES)
   meta.exceptions = f.exceptions ~= nil and int('exceptions', 0, 1) == 1
-  if kind.storage == 'shards' then
+  if kind.storage == 'ring' then
+    meta.width = int('counterBits', 0, 0)
+    if f.ageSlices == nil or f.sliceBits == nil or f.generationKeys == nil or f.period == nil then
+      fail(format('%s is a window filter without its shape in %s (made by an older @bloomkit/redis): export and import it again to use it here', name, metaKey(name)))
+    end
+    meta.l = int('ageSlices', 1, MAX_AGE_SLICES)
+    meta.h = meta.k + meta.l
+    meta.sliceBits = int('sliceBits', 8, floor(TWO32 / meta.h))
+    if meta.sliceBits % 8 ~= 0 then bad('sliceBits', 'a multiple of 8') end
+    meta.m = int('bits', meta.h * meta.sliceBits, meta.h * meta.sliceBits)
+    meta.g = int('generationKeys', 1, MAX_SAFE)
+    meta.duration = int('duration', 0, MAX_SAFE)
+    meta.period = tonumber(f.period)
+    if meta.period == nil or not (meta.period >= 0 and meta.period <= MAX_SAFE) or (meta.period == 0) ~= (meta.duration == 0) then
+      bad('period', 'a number of ms, 0 exactly for a count window')
+    end
+    if f.capacity == '' or f.fpr == '' then bad('capacity', 'the window, an integer') end
+  elseif kind.storage == 'shards' then
     meta.width = int('counterBits', 0, 0)
     meta.m = int('bits', BLOCK_BITS, MAX_BLOCKED_BITS)
     if meta.m % BLOCK_BITS ~= 0 then bad('bits', 'a multiple of 512') end
@@ -405,7 +431,7 @@ checkMeta = function(name, f)
   end
   int('growth', 0, 0)
   int('tightening', 0, 0)
-  if f.duration ~= nil then int('duration', 0, 0) end
+  if f.duration ~= nil and kind.storage ~= 'ring' then int('duration', 0, 0) end
   meta.ready = f.state == 'ready'
   meta.bytes = ceil(meta.m * max(1, meta.width) / 8)
   local g = hexOf(meta.generation)
@@ -415,6 +441,10 @@ checkMeta = function(name, f)
   if kind.sliced then range = meta.m / meta.k end
   if kind.storage == 'shards' then range = BLOCK_BITS end
   meta.shape = { seed = meta.seed, k = meta.k, sigma = range / TWO32, stride = kind.sliced and range or 0 }
+  if kind.storage == 'ring' then
+    -- One position per slice: the partitioned layout over k + l slices of s bits.
+    meta.shape = { seed = meta.seed, k = meta.h, sigma = meta.sliceBits / TWO32, stride = meta.sliceBits }
+  end
   return meta
 end
 
@@ -440,6 +470,8 @@ local function openFilter(name, metaOnly)
     if metaOnly then return meta end
     fail(format('%s is a blocked filter, spread over %.0f shards in other slots: send each item to its shard with bk_shard_madd or bk_shard_mexists (1 key: %s/SHARD; the shard rule is in the README of @bloomkit/redis)', name, meta.shards, name))
   end
+  -- A window's string has no guard: its scripts check the meta hash's generation, which readMeta has read.
+  if meta.kind.storage == 'ring' then return meta end
   if call('BITFIELD_RO', meta.data, 'GET', 'u32', meta.bytes * 8)[1] ~= meta.generation then fail('no filter ' .. name) end
   return meta
 end
@@ -510,7 +542,10 @@ end
 -- (exceptions) the key was listed as a known false positive and is not any more (not counted: the bits did not
 -- change). Counters: a counter went 0 -> 1 after a saturating increment (CountingBloomFilter.add). `count` grows
 -- by the keys counted.
+local windowAdd, windowHas
+
 local function addAll(meta, args, from)
+  if meta.kind.storage == 'ring' then return windowAdd(meta, args, from) end
   countOf(meta) -- checked before anything is written: a count HINCRBY cannot add to fails the call
   local k = meta.k
   local before
@@ -541,6 +576,7 @@ end
 -- listed. In two rounds, as the Node client does: the first two positions of every key, then the others of the keys
 -- whose first two are set, so an absent key mostly costs two reads, not k.
 local function hasAll(meta, args, from)
+  if meta.kind.storage == 'ring' then return windowHas(meta, args, from) end
   local k = meta.k
   local head = min(2, k)
   local values = bitfieldAll(meta, true, 'GET', nil, args, from, 1, head)
@@ -566,6 +602,160 @@ local function hasAll(meta, args, from)
     for i = 0, #args - from do
       if out[i + 1] == 1 and call('SISMEMBER', meta.set, args[from + i]) == 1 then out[i + 1] = 0 end
     end
+  end
+  return out
+end
+
+-- Windows (docs/FORMAT.md section 3.6; WindowBloomFilter of @bloomkit/window, WindowStore of @bloomkit/redis) ------
+-- The ring's k + l slices of s bits in one string, slice j holding each key's bit j; the state in the meta hash:
+-- `newest` (the slice of the newest generation), and per slice `keys:j` (keys added in its generation) and `start:j`
+-- (when its generation began, ms; 0 in a count window). A key is present when k consecutive ages hold its bits. A
+-- generation ends when it holds g keys or, in a time window, when its time is up (its share of the period left after
+-- its keys): the oldest slice is cleared and becomes the newest. Time is the server's (TIME).
+
+-- The ring's state, checked as a file's reader checks it (the newest generation below g keys, the others at most g,
+-- starts in [-2^49, 2^47] ms and in the order of their ages), and the time now (a time behind the newest
+-- generation's start counts as that start).
+local function readRing(meta)
+  local h, g = meta.h, meta.g
+  local fields = { 'newest' }
+  for j = 0, h - 1 do fields[#fields + 1] = 'keys:' .. j; fields[#fields + 1] = 'start:' .. j end
+  local st = call('HMGET', metaKey(meta.name), spread(fields))
+  local function bad(field, value)
+    fail(format('meta field %s of %s is not valid, got %s', field, metaKey(meta.name), show(value or nil)))
+  end
+  local ring = { keys = {}, start = {} }
+  ring.newest = integer(st[1] or nil, 0, h - 1)
+  if ring.newest == nil then bad('newest', st[1]) end
+  for j = 0, h - 1 do
+    local most = g
+    if j == ring.newest then most = g - 1 end
+    ring.keys[j] = integer(st[2 + 2 * j] or nil, 0, most)
+    if ring.keys[j] == nil then bad('keys:' .. j, st[2 + 2 * j]) end
+    local start = tonumber(st[3 + 2 * j] or nil)
+    if start == nil or not (start >= -4 * MAX_CLOCK_MS and start <= MAX_CLOCK_MS) or (meta.period == 0 and start ~= 0) then
+      bad('start:' .. j, st[3 + 2 * j])
+    end
+    ring.start[j] = start
+  end
+  for a = 0, h - 2 do
+    local older, newer = (ring.newest + a + 1) % h, (ring.newest + a) % h
+    if ring.start[older] > ring.start[newer] then bad('start:' .. older, st[3 + 2 * older]) end
+  end
+  ring.now = 0
+  if meta.period > 0 then
+    local t = call('TIME')
+    ring.now = tonumber(t[1]) * 1000 + floor(tonumber(t[2]) / 1000)
+    if ring.now < ring.start[ring.newest] then ring.now = ring.start[ring.newest] end
+  end
+  return ring
+end
+
+-- Key i's bit at age a is in slice (newest + a) mod h; `bitAt` reads it (ages below k from `before` when given).
+-- A run of k set bits among the ages 0 .. last holds one of the ages k - 1, 2k - 1, ..., so those are read first,
+-- then their neighbours while the run lasts.
+local function windowHolds(meta, ring, offsets, last, before)
+  local k, h, data = meta.k, meta.h, meta.data
+  local function bitAt(a)
+    if before and a < k then return before[a + 1] end
+    return call('GETBIT', data, offsets[(ring.newest + a) % h + 1])
+  end
+  for anchor = k - 1, last, k do
+    if bitAt(anchor) == 1 then
+      local run = 1
+      local a = anchor - 1
+      while a > anchor - k and bitAt(a) == 1 do run = run + 1; a = a - 1 end
+      a = anchor + 1
+      while run < k and a <= last and bitAt(a) == 1 do run = run + 1; a = a + 1 end
+      if run >= k then return true end
+    end
+  end
+  return false
+end
+
+-- The Redis bit offsets of a key in each slice j = 0 .. h - 1 (1-based table).
+local function windowOffsets(meta, key, out)
+  positions(meta.shape, key, pos)
+  for j = 1, meta.h do out[j] = format('%d', bitOffset(pos[j])) end
+  return out
+end
+
+-- Test-and-add of every key args[from..] in a window, atomically (WindowBloomFilter.add): generations whose time is
+-- up end first; then each key is looked for, its bits set in the k newest slices, and a generation that fills ends.
+windowAdd = function(meta, args, from)
+  countOf(meta)
+  local ring = readRing(meta)
+  local k, h, g, period, now = meta.k, meta.h, meta.g, meta.period, ring.now
+  local keys, start = ring.keys, ring.start
+  local sliceBytes = meta.sliceBits / 8
+  local zeros
+  local touched = {}
+  local function shift(t)
+    ring.newest = (ring.newest - 1) % h
+    zeros = zeros or string.rep('\0', sliceBytes)
+    call('SETRANGE', meta.data, ring.newest * sliceBytes, zeros)
+    keys[ring.newest] = 0
+    if period > 0 then start[ring.newest] = t else start[ring.newest] = 0 end
+    touched[ring.newest] = true
+  end
+  if period > 0 then
+    for shifted = 0, h do
+      local e = start[ring.newest] + period * (1 - keys[ring.newest] / g)
+      if now < e then break end
+      if shifted == h then
+        start[ring.newest] = e + period * floor((now - e) / period)
+        touched[ring.newest] = true
+        break
+      end
+      shift(e)
+    end
+  end
+  local out, added = {}, 0
+  local offsets, set = {}, {}
+  for i = from, #args do
+    windowOffsets(meta, args[i], offsets)
+    for a = 0, k - 1 do
+      set[4 * a + 1], set[4 * a + 2], set[4 * a + 3], set[4 * a + 4] = 'SET', 'u1', offsets[(ring.newest + a) % h + 1], '1'
+    end
+    local before = call('BITFIELD', meta.data, spread(set, 1, 4 * k))
+    local changed = false
+    for a = 1, k do if before[a] == 0 then changed = true; break end end
+    local present = not changed or windowHolds(meta, ring, offsets, h - 1, before)
+    if changed then
+      keys[ring.newest] = keys[ring.newest] + 1
+      touched[ring.newest] = true
+      if keys[ring.newest] >= g or (period > 0 and now >= start[ring.newest] + period * (1 - keys[ring.newest] / g)) then shift(now) end
+    end
+    if present then out[#out + 1] = 0 else out[#out + 1] = 1; added = added + 1 end
+  end
+  local write = { 'newest', ring.newest }
+  for j, _ in pairs(touched) do
+    write[#write + 1] = 'keys:' .. j; write[#write + 1] = keys[j]
+    write[#write + 1] = 'start:' .. j; write[#write + 1] = format('%.17g', start[j])
+  end
+  call('HSET', metaKey(meta.name), spread(write))
+  if added > 0 then call('HINCRBY', metaKey(meta.name), 'count', added) end
+  return out
+end
+
+-- Membership in a window, read-only: generations whose time is up are not ended here, but with P of them pending
+-- the P oldest slices count as cleared, so a key needs its run among the ages 0 .. k + l - 1 - P.
+windowHas = function(meta, args, from)
+  local ring = readRing(meta)
+  local h, g, period, now = meta.h, meta.g, meta.period, ring.now
+  local last = h - 1
+  if period > 0 then
+    local held, began = ring.keys[ring.newest], ring.start[ring.newest]
+    for pending = 0, h do
+      local e = began + period * (1 - held / g)
+      if now < e or pending == h then last = h - 1 - pending; break end
+      held = 0; began = e
+    end
+  end
+  local out, offsets = {}, {}
+  for i = from, #args do
+    windowOffsets(meta, args[i], offsets)
+    if last >= 0 and windowHolds(meta, ring, offsets, last, nil) then out[#out + 1] = 1 else out[#out + 1] = 0 end
   end
   return out
 end

@@ -60,9 +60,28 @@ export class WindowStore implements Store {
     return [this.context.keys.data];
   }
 
+  /**
+   * The window's shape in the meta hash, for a Redis function (functions/bloomkit.lua), which cannot size a window
+   * itself: l (`ageSlices`), s (`sliceBits`), g (`generationKeys`) and the period in ms (`period`, 0 for a count
+   * window). This package sizes the window from capacity and fpr on every open; these fields are never read here.
+   */
+  private shapeFields(): string[] {
+    return [
+      'ageSlices',
+      String(this.shape.ageSlices),
+      'sliceBits',
+      String(this.shape.sliceBits),
+      'generationKeys',
+      String(this.shape.generation),
+      'period',
+      String(this.period),
+    ];
+  }
+
   async allocate(): Promise<void> {
     const { client, keys, name } = this.context;
     await allocateBytes(client, keys.data, this.sliceBytes * this.slices);
+    await client.hset(keys.meta, ...this.shapeFields());
     await runScript(
       client,
       FRESH,
@@ -160,7 +179,7 @@ export class WindowStore implements Store {
     const { client, keys } = this.context;
     const ring = (filter as unknown as WindowBloomFilter).ring();
     await writeBytes(client, keys.data, ring.bytes);
-    await client.hset(keys.meta, ...this.stateFields(ring));
+    await client.hset(keys.meta, ...this.stateFields(ring), ...this.shapeFields());
   }
 
   /** The meta hash's fields of a ring's state; times in %.17g's precision (JavaScript's shortest exact form). */

@@ -6,6 +6,7 @@ import { ExceptionFilter } from '@bloomkit/exceptions';
 import { createFilter } from '@bloomkit/filters';
 import { binaryKeys, urlKeys } from '@bloomkit/testkit';
 import { startCluster, startSingle } from '@bloomkit/testkit/redis';
+import { WindowBloomFilter } from '@bloomkit/window';
 import type { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalFilter, RedisBloomFilter, type RedisFilterOptions } from '../src/index.js';
@@ -144,6 +145,38 @@ describe('one node: PHP, Python and redis-cli share filters with Node', () => {
       expect(await node.export()).toEqual(local.serialize());
     });
   }
+
+  it('a count window: PHP, Python and redis-cli add in turn, and the bytes are the local window’s', async () => {
+    const node = await RedisBloomFilter.create(client, 'fleet-window', {
+      kind: 'window',
+      capacity: 1_000,
+      fpr: 0.01,
+      seed: 31,
+    });
+    const local = WindowBloomFilter.create(1_000, 0.01, { seed: 31 });
+    const address = `127.0.0.1:${port}`;
+    // Three times the window: generations end inside the PHP and the Python batches.
+    const phpKeys = fleetKeys(1_500, 'wphp', 41);
+    const pythonKeys = fleetKeys(1_500, 'wpy', 42);
+    const cliKeys = urlKeys(10, 'wcli');
+    expect(await runClient('php', address, 'single', 'bk_madd', 'fleet-window', phpKeys)).toEqual(
+      phpKeys.map((key) => (local.add(key) ? 1 : 0)),
+    );
+    expect(await runClient('python', address, 'single', 'bk_madd', 'fleet-window', pythonKeys)).toEqual(
+      pythonKeys.map((key) => (local.add(key) ? 1 : 0)),
+    );
+    for (const key of cliKeys) {
+      expect(await cli(port, 'FCALL', 'bk_add', '1', 'fleet-window', key)).toEqual([
+        local.add(key) ? '1' : '0',
+      ]);
+    }
+    const probes = [...phpKeys, ...pythonKeys, ...cliKeys];
+    const truth = probes.map((key) => (local.has(key) ? 1 : 0));
+    expect(await runClient('php', address, 'single', 'bk_mexists', 'fleet-window', probes)).toEqual(truth);
+    expect(await runClient('python', address, 'single', 'bk_mexists', 'fleet-window', probes)).toEqual(truth);
+    expect((await node.hasMany(probes)).map(Number)).toEqual(truth);
+    expect(await node.export()).toEqual(local.serialize());
+  });
 
   it('a mixed fleet adding overlapping keys at once: no key accepted twice, every key present, the union’s bytes', async () => {
     for (const [i, options] of KINDS.slice(0, 3).entries()) {

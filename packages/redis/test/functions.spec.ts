@@ -10,6 +10,7 @@ import { ExceptionFilter } from '@bloomkit/exceptions';
 import { createFilter } from '@bloomkit/filters';
 import { binaryKeys, depth, urlKeys } from '@bloomkit/testkit';
 import { startSingle } from '@bloomkit/testkit/redis';
+import { WindowBloomFilter } from '@bloomkit/window';
 import fc from 'fast-check';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -490,7 +491,8 @@ describe('the same safety as the Node client', () => {
     const crafted: [string, string, RegExp][] = [
       ['format', 'bloomkit/2', /is not a bloomkit filter/],
       ['kind', 'mystery', /meta field kind/],
-      ['kind', 'window', /is a window filter: functions version 1 serve/],
+      ['kind', 'scalable', /is a scalable filter: functions version 1 serve/],
+      ['kind', 'window', /is a window filter without its shape/],
       ['hashes', '0', /meta field hashes .* must be an integer in \[1, 64\]/],
       ['hashes', '100000000', /meta field hashes/],
       ['hashes', '7.5', /meta field hashes/],
@@ -710,6 +712,99 @@ describe('a blocked filter: one shard per call, by the shard rule', () => {
       expect(await client.getBuffer(shard)).toEqual(tampered);
     }
     await client.set(shard, pristine!);
+    await node.drop();
+  });
+});
+
+describe('windows through the functions', () => {
+  it('a count window: answers, count and bytes equal the local filter’s across many shifts, both doors mixed', async () => {
+    const node = await RedisBloomFilter.create(client, 'win-count', {
+      kind: 'window',
+      capacity: 1_500,
+      fpr: 0.01,
+      seed: 5,
+    });
+    const local = WindowBloomFilter.create(1_500, 0.01, { seed: 5 });
+    const keys = [...urlKeys(9_000, 'win-stream', 2), ...binaryKeys(300, 7)];
+    // Batches of uneven sizes, every other one through Node, so shifts fall inside batches and between doors.
+    let turn = 0;
+    for (let from = 0, size = 1; from < keys.length; from += size, size = (size * 7) % 997) {
+      const batch = keys.slice(from, from + size);
+      const expected = batch.map((key) => local.add(key));
+      if (turn++ % 2 === 0) {
+        expect(((await fcall('bk_madd', 'win-count', ...batch)) as number[]).map(Boolean)).toEqual(expected);
+      } else {
+        expect(await node.addMany(batch)).toEqual(expected);
+      }
+    }
+    const probe = [...keys.slice(-2_000), ...urlKeys(2_000, 'win-absent', 3)];
+    expect(((await fcall('bk_mexists', 'win-count', ...probe)) as number[]).map(Boolean)).toEqual(
+      local.hasMany(probe),
+    );
+    expect(await fcall('bk_exists', 'win-count', keys.at(-1)!)).toBe(1);
+    expect(await fcall('bk_card', 'win-count')).toBe(local.count);
+    expect(await node.export()).toEqual(local.serialize());
+    await node.drop();
+    expect(await refusal(fcall('bk_add', 'win-count', 'x'))).toMatch(/no filter win-count/);
+  });
+
+  it(
+    'a time window follows the server’s clock: keys leave after their duration, through both doors',
+    { timeout: 30_000 },
+    async () => {
+      const node = await RedisBloomFilter.create(client, 'win-time', {
+        kind: 'window',
+        capacity: 1_000,
+        fpr: 0.01,
+        duration: 4_000, // long beside a call, even on a busy machine: the later keys are asked at once
+      });
+      const first = urlKeys(300, 'early');
+      expect(await fcall('bk_madd', 'win-time', ...first)).toEqual(first.map(() => 1));
+      expect(await node.hasMany(first)).toEqual(first.map(() => true));
+      // A key stays at least the duration and leaves within the duration and a generation's period after it.
+      await new Promise((resolve) => setTimeout(resolve, 10_000));
+      const later = urlKeys(300, 'later');
+      expect(await node.addMany(later)).toEqual(later.map(() => true));
+      expect(await fcall('bk_mexists', 'win-time', ...later)).toEqual(later.map(() => 1));
+      // Past the duration the early keys are gone for both (up to the rate's false positives).
+      const early = (await fcall('bk_mexists', 'win-time', ...first)) as number[];
+      expect(early.filter((a) => a === 1).length).toBeLessThan(15);
+      expect((await node.hasMany(first)).map(Number)).toEqual(early);
+      await node.drop();
+    },
+  );
+
+  it('a window without its shape in the meta, or with a crafted state, is an error reply naming the field', async () => {
+    const node = await RedisBloomFilter.create(client, 'win-crafted', {
+      kind: 'window',
+      capacity: 100,
+      fpr: 0.01,
+    });
+    const meta = 'bloomkit:{win-crafted}:meta';
+    const bytes = await node.export();
+    for (const [field, value, message] of [
+      ['ageSlices', null, /without its shape in .*made by an older @bloomkit\/redis/],
+      ['ageSlices', '999', /meta field ageSlices/],
+      ['sliceBits', '12', /meta field sliceBits/],
+      ['generationKeys', '0', /meta field generationKeys/],
+      ['period', '5', /meta field period/],
+      ['bits', '7', /meta field bits/],
+      ['newest', '99', /meta field newest/],
+      ['keys:0', '-1', /meta field keys:0/],
+      ['start:0', '1', /meta field start:0/],
+    ] as const) {
+      const original = await client.hget(meta, field);
+      if (value === null) await client.hdel(meta, field);
+      else await client.hset(meta, field, value);
+      for (const verb of ['bk_add', 'bk_exists'] as const) {
+        expect(await refusal(fcall(verb, 'win-crafted', 'k')), `${field}=${value}`).toMatch(message);
+      }
+      await client.hset(meta, field, original!);
+    }
+    expect(await node.export()).toEqual(bytes);
+    expect(await refusal(fcall('bk_reserve', 'win-new', 'window', '100', '0.01'))).toMatch(
+      /kind window is created by @bloomkit\/redis/,
+    );
     await node.drop();
   });
 });
