@@ -542,6 +542,35 @@ end
 -- (exceptions) the key was listed as a known false positive and is not any more (not counted: the bits did not
 -- change). Counters: a counter went 0 -> 1 after a saturating increment (CountingBloomFilter.add). `count` grows
 -- by the keys counted.
+-- Whether one of item i's values (0-based i; k values per item, in order) equals v.
+local function anyOf(values, i, k, v)
+  for h = i * k + 1, i * k + k do
+    if values[h] == v then return true end
+  end
+  return false
+end
+
+-- The answers of a test-and-add of items args[from..] from the values its BITFIELD returned, k per item: 1 when one
+-- of the item's values is `newWhen` (an old bit 0, or a counter now 1: counted), or when `set` (a filter's exception
+-- set, or nil) listed the item and does not any more (not counted). Returns the answers and the count of new items.
+local function addAnswers(values, k, newWhen, set, args, from)
+  local out, added = {}, 0
+  for i = 0, #args - from do
+    if anyOf(values, i, k, newWhen) then out[i + 1] = 1; added = added + 1 else out[i + 1] = 0 end
+    if set ~= nil and call('SREM', set, args[from + i]) == 1 then out[i + 1] = 1 end
+  end
+  return out, added
+end
+
+-- Drops the exception-listed items from `out` (answers of items args[from..]); `set` nil: none.
+local function unlessExcepted(out, set, args, from)
+  if set == nil then return out end
+  for i = 0, #args - from do
+    if out[i + 1] == 1 and call('SISMEMBER', set, args[from + i]) == 1 then out[i + 1] = 0 end
+  end
+  return out
+end
+
 local windowAdd, windowHas
 
 local function addAll(meta, args, from)
@@ -552,16 +581,7 @@ local function addAll(meta, args, from)
   local newWhen
   if meta.width == 0 then before = bitfieldAll(meta, false, 'SET', '1', args, from, 1, k); newWhen = 0
   else before = bitfieldAll(meta, false, 'INCRBY', '1', args, from, 1, k); newWhen = 1 end
-  local out = {}
-  local added = 0
-  for i = 0, #args - from do
-    local changed = false
-    for h = i * k + 1, i * k + k do
-      if before[h] == newWhen then changed = true; break end
-    end
-    if changed then out[i + 1] = 1; added = added + 1 else out[i + 1] = 0 end
-    if meta.exceptions and call('SREM', meta.set, args[from + i]) == 1 then out[i + 1] = 1 end
-  end
+  local out, added = addAnswers(before, k, newWhen, meta.exceptions and meta.set or nil, args, from)
   if added > 0 then call('HINCRBY', metaKey(meta.name), 'count', added) end
   return out
 end
@@ -598,12 +618,7 @@ local function hasAll(meta, args, from)
       end
     end
   end
-  if meta.exceptions then
-    for i = 0, #args - from do
-      if out[i + 1] == 1 and call('SISMEMBER', meta.set, args[from + i]) == 1 then out[i + 1] = 0 end
-    end
-  end
-  return out
+  return unlessExcepted(out, meta.exceptions and meta.set or nil, args, from)
 end
 
 -- Windows (docs/FORMAT.md section 3.6; WindowBloomFilter of @bloomkit/window, WindowStore of @bloomkit/redis) ------
@@ -1175,17 +1190,7 @@ local function bk_shard_madd(keys, args)
   items(where, args, 2)
   local shard = openShard(where, keys[1], args[1])
   local before = shardBitfield(shard, false, 'SET', '1', shardOffsets(where, shard, args, 2))
-  local k = shard.k
-  local out = {}
-  for i = 0, #args - 2 do
-    local new = 0
-    for h = i * k + 1, i * k + k do
-      if before[h] == 0 then new = 1; break end
-    end
-    if shard.exceptions and call('SREM', shard.set, args[i + 2]) == 1 then new = 1 end
-    out[i + 1] = new
-  end
-  return out
+  return (addAnswers(before, shard.k, 0, shard.exceptions and shard.set or nil, args, 2))
 end
 
 -- bk_shard_mexists NAME/i GENERATION ITEM [ITEM ...] -> as bk_mexists, for items of shard i
@@ -1194,17 +1199,11 @@ local function bk_shard_mexists(keys, args)
   items(where, args, 2)
   local shard = openShard(where, keys[1], args[1])
   local values = shardBitfield(shard, true, 'GET', nil, shardOffsets(where, shard, args, 2))
-  local k = shard.k
   local out = {}
   for i = 0, #args - 2 do
-    local present = 1
-    for h = i * k + 1, i * k + k do
-      if values[h] == 0 then present = 0; break end
-    end
-    if present == 1 and shard.exceptions and call('SISMEMBER', shard.set, args[i + 2]) == 1 then present = 0 end
-    out[i + 1] = present
+    if anyOf(values, i, shard.k, 0) then out[i + 1] = 0 else out[i + 1] = 1 end
   end
-  return out
+  return unlessExcepted(out, shard.exceptions and shard.set or nil, args, 2)
 end
 
 -- bk_count NAME GENERATION N -> the filter's count after adding N (the new items bk_shard_madd reported), while NAME

@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Key } from '@bloomkit/core';
@@ -10,6 +10,7 @@ import { WindowBloomFilter } from '@bloomkit/window';
 import type { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalFilter, RedisBloomFilter, type RedisFilterOptions } from '../src/index.js';
+import { bytesOf, label, reserveArgs, runJsonClient } from './clients/support.js';
 
 // Clients in other languages, as a mixed fleet runs them: PHP (php-redis), Python (redis-py) and redis-cli, each a
 // real process on real servers (the test tools script installs php-cli, php-redis and python3-redis).
@@ -29,27 +30,7 @@ function runClient(
   keys: readonly Key[],
 ): Promise<number[]> {
   const [command, script] = language === 'php' ? ['php', 'fleet.php'] : [PYTHON, 'fleet.py'];
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, [CLIENTS + script, nodes, mode, verb, name], { stdio: 'pipe' });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`${language} client exited with ${code}: ${err}`));
-      else resolve(JSON.parse(out) as number[]);
-    });
-    child.stdin.end(JSON.stringify(keys.map((key) => bytesOf(key).toString('base64'))));
-  });
-}
-
-function bytesOf(key: Key): Buffer {
-  return typeof key === 'string' ? Buffer.from(key, 'utf8') : Buffer.from(key);
+  return runJsonClient(command, [CLIENTS + script, nodes, mode, verb, name], keys);
 }
 
 const run = promisify(execFile);
@@ -77,21 +58,6 @@ const KINDS: RedisFilterOptions[] = [
   { kind: 'counting', capacity: 20_000, fpr: 0.001, seed: 24, counterBits: 8 },
   { kind: 'standard', capacity: 20_000, fpr: 0.001, seed: 25, exceptions: true },
 ];
-
-const label = (o: RedisFilterOptions) =>
-  `${o.kind}${o.counterBits ? ` ${o.counterBits}-bit` : ''}${o.exceptions ? ' with exceptions' : ''}`;
-
-function reserveArgs(o: RedisFilterOptions): string[] {
-  return [
-    o.kind,
-    String(o.capacity),
-    String(o.fpr),
-    'SEED',
-    String(o.seed ?? 0),
-    ...(o.counterBits === undefined ? [] : ['COUNTERBITS', String(o.counterBits)]),
-    ...(o.exceptions ? ['EXCEPTIONS'] : []),
-  ];
-}
 
 /** Keys of every shape a fleet sends: URLs, non-ASCII text, raw bytes. */
 function fleetKeys(count: number, tag: string, seed: number): Key[] {
@@ -315,21 +281,5 @@ function runBlocked(
   name: string,
   keys: readonly Key[],
 ): Promise<number[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('php', [`${CLIENTS}blocked.php`, nodes, action, name], { stdio: 'pipe' });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`blocked.php exited with ${code}: ${err}`));
-      else resolve(JSON.parse(out) as number[]);
-    });
-    child.stdin.end(JSON.stringify(keys.map((key) => bytesOf(key).toString('base64'))));
-  });
+  return runJsonClient('php', [`${CLIENTS}blocked.php`, nodes, action, name], keys);
 }

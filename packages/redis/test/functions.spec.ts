@@ -21,6 +21,7 @@ import {
   type RedisFilterOptions,
 } from '../src/index.js';
 import { KeyPositions } from '../src/positions.js';
+import { label, reserveArgs } from './clients/support.js';
 
 let client: Redis;
 let other: Redis;
@@ -164,22 +165,6 @@ const ONE_SLOT: RedisFilterOptions[] = [
   { kind: 'counting', capacity: 3_000, fpr: 0.01, seed: 13 },
   { kind: 'counting', capacity: 3_000, fpr: 0.01, seed: 14, counterBits: 8 },
 ];
-
-/** bk_reserve's arguments for create's options. */
-function reserveArgs(o: RedisFilterOptions): string[] {
-  return [
-    o.kind,
-    String(o.capacity),
-    String(o.fpr),
-    'SEED',
-    String(o.seed ?? 0),
-    ...(o.counterBits === undefined ? [] : ['COUNTERBITS', String(o.counterBits)]),
-    ...(o.exceptions ? ['EXCEPTIONS'] : []),
-  ];
-}
-
-const label = (o: RedisFilterOptions) =>
-  `${o.kind}${o.counterBits ? ` ${o.counterBits}-bit` : ''}${o.exceptions ? ' with exceptions' : ''}`;
 
 describe('one filter, two doors: the functions and the Node client', () => {
   for (const [i, options] of ONE_SLOT.entries()) {
