@@ -494,43 +494,51 @@ local MAX_ARGS = 7000
 -- Reused tables: the positions of one key and the arguments of one BITFIELD (no table per key).
 local pos, cmd = {}, {}
 
+-- BITFIELD `op type offset [value]` on every offset of `offsets` (integers), in commands of a few thousand
+-- arguments (each led by OVERFLOW SAT when `saturate`); returns the replies in order.
+local function bitfieldOffsets(key, readOnly, op, ctype, value, offsets, saturate)
+  local per = value == nil and 3 or 4
+  local out, o = {}, 0
+  local at = 1
+  while at <= #offsets do
+    local last = min(#offsets, at + floor(MAX_ARGS / per) - 1)
+    local n = 0
+    if saturate then cmd[1], cmd[2] = 'OVERFLOW', 'SAT'; n = 2 end
+    for j = at, last do
+      cmd[n + 1], cmd[n + 2], cmd[n + 3] = op, ctype, format('%d', offsets[j])
+      n = n + 3
+      if value ~= nil then cmd[n + 1] = value; n = n + 1 end
+    end
+    local reply
+    if readOnly then reply = call('BITFIELD_RO', key, spread(cmd, 1, n))
+    else reply = call('BITFIELD', key, spread(cmd, 1, n)) end
+    for r = 1, #reply do out[o + r] = reply[r] end
+    o = o + #reply
+    at = last + 1
+  end
+  return out
+end
+
 -- Runs `op type offset [value]` on positions first..last (of the k) of every key args[from..] (`only`, when given,
 -- lists which of them), and returns the replies in order, last - first + 1 per key. Counters saturate (OVERFLOW SAT)
 -- when written.
 local function bitfieldAll(meta, readOnly, op, value, args, from, first, last, only)
   local width, shape = meta.width, meta.shape
-  local ctype = width == 0 and 'u1' or ('u' .. width)
-  local per = value == nil and 3 or 4
-  local keysPerCall = max(1, floor(MAX_ARGS / (per * (last - first + 1))))
-  local list = only
-  if list == nil then
-    list = {}
-    for j = from, #args do list[#list + 1] = j end
-  end
-  local out, o = {}, 0
-  local at = 1
-  while at <= #list do
-    local n = 0
-    if not readOnly and width ~= 0 then cmd[1], cmd[2] = 'OVERFLOW', 'SAT'; n = 2 end
-    local stop = min(#list, at + keysPerCall - 1)
-    for j = at, stop do
-      positions(shape, args[list[j]], pos)
-      for h = first, last do
-        local offset
-        if width == 0 then offset = bitOffset(pos[h]) else offset = counterOffset(pos[h], width) end
-        cmd[n + 1], cmd[n + 2], cmd[n + 3] = op, ctype, format('%d', offset)
-        n = n + 3
-        if value ~= nil then cmd[n + 1] = value; n = n + 1 end
-      end
+  local offsets = {}
+  local function add(j)
+    positions(shape, args[j], pos)
+    for h = first, last do
+      if width == 0 then offsets[#offsets + 1] = bitOffset(pos[h])
+      else offsets[#offsets + 1] = counterOffset(pos[h], width) end
     end
-    local reply
-    if readOnly then reply = call('BITFIELD_RO', meta.data, spread(cmd, 1, n))
-    else reply = call('BITFIELD', meta.data, spread(cmd, 1, n)) end
-    for r = 1, #reply do out[o + r] = reply[r] end
-    o = o + #reply
-    at = stop + 1
   end
-  return out
+  if only == nil then
+    for j = from, #args do add(j) end
+  else
+    for c = 1, #only do add(only[c]) end
+  end
+  local ctype = width == 0 and 'u1' or ('u' .. width)
+  return bitfieldOffsets(meta.data, readOnly, op, ctype, value, offsets, not readOnly and width ~= 0)
 end
 
 -- The k values of one key (the positions are left in `pos`).
@@ -1159,28 +1167,6 @@ local function shardOffsets(where, shard, args, from)
   return offsets
 end
 
--- BITFIELD `op u1 offset [value]` on every offset, a few thousand arguments per command; the replies in order.
-local function shardBitfield(shard, readOnly, op, value, offsets)
-  local per = value == nil and 3 or 4
-  local out, o = {}, 0
-  local at = 1
-  while at <= #offsets do
-    local last = min(#offsets, at + floor(MAX_ARGS / per) - 1)
-    local n = 0
-    for j = at, last do
-      cmd[n + 1], cmd[n + 2], cmd[n + 3] = op, 'u1', format('%d', offsets[j])
-      n = n + 3
-      if value ~= nil then cmd[n + 1] = value; n = n + 1 end
-    end
-    local reply
-    if readOnly then reply = call('BITFIELD_RO', shard.key, spread(cmd, 1, n))
-    else reply = call('BITFIELD', shard.key, spread(cmd, 1, n)) end
-    for r = 1, #reply do out[o + r] = reply[r] end
-    o = o + #reply
-    at = last + 1
-  end
-  return out
-end
 
 -- bk_shard_madd NAME/i GENERATION ITEM [ITEM ...] -> as bk_madd, for items that all belong to shard i of the blocked
 -- filter NAME. The filter's count is not changed here (its meta lives in another slot): add the number of 1s with
@@ -1189,7 +1175,7 @@ local function bk_shard_madd(keys, args)
   local where = 'bk_shard_madd'
   items(where, args, 2)
   local shard = openShard(where, keys[1], args[1])
-  local before = shardBitfield(shard, false, 'SET', '1', shardOffsets(where, shard, args, 2))
+  local before = bitfieldOffsets(shard.key, false, 'SET', 'u1', '1', shardOffsets(where, shard, args, 2), false)
   return (addAnswers(before, shard.k, 0, shard.exceptions and shard.set or nil, args, 2))
 end
 
@@ -1198,7 +1184,7 @@ local function bk_shard_mexists(keys, args)
   local where = 'bk_shard_mexists'
   items(where, args, 2)
   local shard = openShard(where, keys[1], args[1])
-  local values = shardBitfield(shard, true, 'GET', nil, shardOffsets(where, shard, args, 2))
+  local values = bitfieldOffsets(shard.key, true, 'GET', 'u1', nil, shardOffsets(where, shard, args, 2), false)
   local out = {}
   for i = 0, #args - 2 do
     if anyOf(values, i, shard.k, 0) then out[i + 1] = 0 else out[i + 1] = 1 end
