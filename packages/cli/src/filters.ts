@@ -50,6 +50,9 @@ export function createFilter(spec: FilterSpec): AnyFilter {
   if (spec.counterBits !== undefined && !Class.kind.counterWidths.some((width) => width !== 0)) {
     throw new CliError(`--counter-bits applies to a kind with counters, not --kind ${kind}`);
   }
+  if (spec.duration !== undefined && Class.kind.params !== 'ring') {
+    throw new CliError(`--duration applies to --kind window (a filter that forgets), not --kind ${kind}`);
+  }
   if (spec.bits !== undefined || spec.hashes !== undefined) {
     if (spec.bits === undefined || spec.hashes === undefined) {
       throw new CliError('--bits and --hashes go together');

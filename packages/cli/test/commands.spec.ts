@@ -4,6 +4,7 @@ import { BlockedBloomFilter } from '@bloomkit/blocked';
 import { chooseShape, standardLayout } from '@bloomkit/core';
 import { CountingBloomFilter } from '@bloomkit/counting';
 import { StandardBloomFilter } from '@bloomkit/standard';
+import { WindowBloomFilter } from '@bloomkit/window';
 import { describe, expect, it } from 'vitest';
 import { bloomkit, scratchDirectory } from './support/run.js';
 
@@ -79,6 +80,25 @@ describe('create, add, has', () => {
     expect(filter.count).toBe(4);
   });
 
+  it('--duration makes a time window: every key of the last duration is kept, as WindowBloomFilter.create makes it', () => {
+    const file = at('day.bf');
+    const run = bloomkit(
+      ['create', file, '--kind', 'window', '-n', '2000', '-p', '0.01', '--duration', '90m', '--seed', '7'],
+      { cwd: dir },
+    );
+    expect([run.status, run.stderr]).toEqual([0, '']);
+    const filter = WindowBloomFilter.deserialize(readFileSync(file));
+    const expected = WindowBloomFilter.create(2000, 0.01, { duration: 90 * 60_000, seed: 7 });
+    expect([filter.duration, filter.window, filter.bits, filter.hashes, filter.seed]).toEqual([
+      90 * 60_000,
+      2000,
+      expected.bits,
+      expected.hashes,
+      7,
+    ]);
+    expect(bloomkit(['info', file], { cwd: dir }).stdout).toMatch(/window\s+2,000 keys per 1\.5h/);
+  });
+
   it('refuses an existing file without --force, and bad arguments with one line naming the option', () => {
     const file = at('exists.bf');
     expect(bloomkit(['create', file, '-n', '10', '-p', '0.1'], { cwd: dir }).status).toBe(0);
@@ -108,6 +128,14 @@ describe('create, add, has', () => {
         /scalable filter is sized by --capacity/,
       ],
       [['create', at('x.bf')], /give --capacity N and --fpr P/],
+      [
+        ['create', at('x.bf'), '-n', '10', '-p', '0.1', '--duration', '1h'],
+        /--duration applies to --kind window \(a filter that forgets\), not --kind standard/,
+      ],
+      [
+        ['create', at('x.bf'), '-n', '10', '-p', '0.1', '--kind', 'window', '--duration', '2y'],
+        /--duration must be a time such as 500ms, 90s, 15m, 24h or 7d \(at least 1 ms\), got '2y'/,
+      ],
       [['create', join(dir, 'no-such-dir', 'x.bf'), '-n', '10', '-p', '0.1'], /no such file or directory/],
       [['has', at('missing.bf'), 'k'], /missing\.bf: no such file or directory/],
     ];

@@ -13,6 +13,10 @@ const FUNCTIONS_DIR = join(
   dirname(createRequire(import.meta.url).resolve('@bloomkit/redis/package.json')),
   'functions',
 );
+/** The library's version, as its file says (`local VERSION = n`). */
+const FUNCTIONS_VERSION = /^local VERSION = (\d+)$/m.exec(
+  readFileSync(join(FUNCTIONS_DIR, 'bloomkit.lua'), 'utf8'),
+)![1];
 let server: RedisProcess;
 let url: (name: string) => string;
 
@@ -174,7 +178,10 @@ describe('bloomkit redis functions', () => {
     const node = `127.0.0.1:${server.port}`;
     expect(bloomkit(['redis', 'functions', 'status', base], { cwd: dir }).stdout).toBe(`${node}\tnone\n`);
     const installed = bloomkit(['redis', 'functions', 'install', base], { cwd: dir });
-    expect([installed.status, installed.stdout]).toEqual([0, `${node}\tbloomkit functions version 1\n`]);
+    expect([installed.status, installed.stdout]).toEqual([
+      0,
+      `${node}\tbloomkit functions version ${FUNCTIONS_VERSION}\n`,
+    ]);
     const cli = (...args: string[]) =>
       execFileSync('redis-cli', ['-p', String(server.port), ...args], { encoding: 'utf8' }).trim();
     expect(cli('FCALL', 'bk_reserve', '1', 'from-cli', 'standard', '1000', '0.01')).toBe('OK');
@@ -200,7 +207,7 @@ describe('bloomkit redis functions', () => {
     const refused = bloomkit(['redis', 'functions', 'install', base], { cwd: dir });
     expect([refused.status, refused.stderr]).toEqual([
       2,
-      `bloomkit: 127.0.0.1:${server.port} holds bloomkit functions version 7, newer than this package's 1; not replaced (install from the newer package)\n`,
+      `bloomkit: 127.0.0.1:${server.port} holds bloomkit functions version 7, newer than this package's ${FUNCTIONS_VERSION}; not replaced (install from the newer package)\n`,
     ]);
     const action = bloomkit(['redis', 'functions', 'upgrade', base], { cwd: dir });
     expect([action.status, action.stderr]).toEqual([

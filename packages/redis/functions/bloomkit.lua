@@ -17,11 +17,12 @@ The filter's keys, meta hash fields and bytes are those of @bloomkit/redis (pack
 guard.ts); the hashing and positions are docs/FORMAT.md sections 4 and 5.
 
 Kinds served: standard, partitioned and counting (4- or 8-bit counters), exceptions over standard and partitioned,
-window filters that @bloomkit/redis created (count and time windows, on the server's clock), and blocked filters
-one shard per call. Scalable filters are an error reply naming the kind; use the Node client for them.
+scalable (the chain grows on the server, by the sub-filter shapes its meta hash lists), window filters that
+@bloomkit/redis created (count and time windows, on the server's clock or the caller's), and blocked filters one
+shard per call.
 ]]
 
-local VERSION = 1
+local VERSION = 2
 
 -- Redis 7.0 loads a library with none of Lua's libraries in reach (string, math, bit are there only when a function
 -- runs), so their functions are taken on the first call.
@@ -89,11 +90,18 @@ local function integer(text, min, max)
   return value
 end
 
--- A decimal number (digits, point, exponent; no hex, inf or nan) strictly between 0 and 1, or nil.
-local function rate(text)
+-- A decimal number (digits, point, exponent; no hex, inf or nan) in [low, high], or nil.
+local function decimal(text, low, high)
   if type(text) ~= 'string' or #text > 40 or not match(text, '^%d*%.?%d*[eE]?[-+]?%d*$') then return nil end
   local value = tonumber(text)
-  if value == nil or not (value > 0 and value < 1) then return nil end
+  if value == nil or not (value >= low and value <= high) then return nil end
+  return value
+end
+
+-- A decimal number strictly between 0 and 1, or nil.
+local function rate(text)
+  local value = decimal(text, 0, 1)
+  if value == nil or value == 0 or value == 1 then return nil end
   return value
 end
 
@@ -274,7 +282,12 @@ local KINDS = {
   partitioned = { storage = 'bits', unit = function(k) return k end, rate = partitionedRate, sliced = true },
   counting = { storage = 'counters', unit = function() return 1 end, rate = standardRate, sliced = false },
 }
-local KIND_NAMES = 'standard, partitioned, counting'
+local KIND_NAMES = 'standard, partitioned, counting, scalable'
+-- The scalable kind: a chain of partitioned sub-filters in one slot, sub-filter j in bloomkit:{NAME}:sub:j:GEN, the
+-- chain's length in the meta hash's `filters`, each sub-filter's count in `count:j`, and the m and k of every
+-- sub-filter the chain may hold in `shapes` (chain-shapes.ts of @bloomkit/redis).
+local CHAIN = { storage = 'chain', sliced = true }
+local MAX_SUB_FILTERS = 512 -- as @bloomkit/scalable's MAX_SUB_FILTERS
 -- The blocked kind (created by @bloomkit/redis) spans slots: the verbs on its name read its meta only (bk_info,
 -- bk_card, bk_count); its items go to their shards (bk_shard_madd, bk_shard_mexists).
 local BLOCKED = { storage = 'shards', unit = function() return 512 end, sliced = false }
@@ -283,14 +296,14 @@ local BLOCKED = { storage = 'shards', unit = function() return 512 end, sliced =
 local WINDOW = { storage = 'ring', sliced = true }
 local MAX_AGE_SLICES = 255 -- the format's bound (the sizing of @bloomkit/window picks at most 16)
 -- Kinds @bloomkit/redis holds that this library does not serve (yet): a filter of one is named in the error.
-local NODE_ONLY = { blocked = true, scalable = true, window = true }
-local SERVED = 'standard, partitioned, counting, blocked (by shard) and window'
+local NODE_ONLY = { blocked = true, window = true }
+local SERVED = 'standard, partitioned, counting, scalable, blocked (by shard) and window'
 
 -- m and k for n keys at rate p (chooseShape of @bloomkit/core).
-local function chooseShape(kind, n, p)
+local function chooseShape(kind, n, p, fromK, toK)
   local maxBits = 2 ^ 48
   local bestBits, bestK
-  for k = 1, MAX_HASHES do
+  for k = fromK or 1, toK or MAX_HASHES do
     local unit = kind.unit(k)
     local maxUnits = floor(maxBits / unit)
     local function fits(units) return kind.rate(units * unit, n, k) <= p end
@@ -310,6 +323,36 @@ local function chooseShape(kind, n, p)
   return bestBits, bestK
 end
 
+-- The schedule of a scalable filter (docs/FORMAT.md section 3.4; Almeida et al., "Scalable Bloom Filters", 2007):
+-- sub-filter j holds c_j keys at rate P_j, c_0 = n0, c_(j+1) = ceil(c_j * g), P_0 = P * (1 - r), P_(j+1) = P_j * r,
+-- each one IEEE operation, as every reader computes them (never pow). Calls each(j, c_j, P_j) for j = 0, 1, ...
+-- while c_j is below 2^53, P_j at least 2^-1022 and j below 512 (the chains a file can hold), until it returns false.
+local MIN_GROWTH, MAX_GROWTH, DEFAULT_GROWTH, DEFAULT_TIGHTENING = 1.125, 4, 1.5, 0.93
+local function eachSubFilter(n0, fpr, g, r, each)
+  local c, p = n0, fpr * (1 - r)
+  for j = 0, MAX_SUB_FILTERS - 1 do
+    if c > MAX_SAFE or not (p >= 2 ^ -1022) then return end
+    if each(j, c, p) == false then return end
+    c, p = ceil(c * g), p * r
+  end
+end
+
+-- The meta hash's `shapes` for a new scalable filter: m:k of every sub-filter of the schedule, sized as the
+-- partitioned kind, up to the first that would not fit one Redis string (chainShapes of @bloomkit/redis). Written
+-- once: whoever grows the chain reads the next sub-filter's shape there, so no two writers size it apart.
+local function chainShapes(n0, fpr, g, r)
+  local shapes = {}
+  eachSubFilter(n0, fpr, g, r, function(_, c, p)
+    -- The best k is within a few of log2(1/p) (the rate is far from it, by whole factors, a few k away), so only
+    -- those are tried: a reserve blocks the server, and a chain may list hundreds of sub-filters.
+    local around = floor(-log(p) / log(2) + 0.5)
+    local bits, k = chooseShape(KINDS.partitioned, c, p, max(1, min(around, MAX_HASHES) - 6), min(MAX_HASHES, around + 6))
+    if bits == nil or bits > TWO32 then return false end
+    shapes[#shapes + 1] = format('%.0f:%d', bits, k)
+  end)
+  return table.concat(shapes, ' '), #shapes
+end
+
 -- The meta hash: a filter's parameters (params.ts of @bloomkit/redis) ------------------------------------------------
 
 local function checkName(name)
@@ -326,7 +369,7 @@ local function hexOf(generation) return format('%08x', generation) end
 -- The meta hash's fields a call reads (`count` apart: it changes with every add, see countOf).
 local META_FIELDS = { 'format', 'kind', 'seed', 'bits', 'hashes', 'counterBits', 'capacity', 'fpr', 'shards',
   'shardBlocks', 'growth', 'tightening', 'exceptions', 'duration', 'generation', 'state', 'ageSlices', 'sliceBits',
-  'generationKeys', 'period' }
+  'generationKeys', 'period', 'shapes' }
 
 -- Checked metas by name, each with the field values it was checked from: a call whose hash holds the same values
 -- skips the checks (they are a function of the values). At most MAX_CACHED names; then it starts afresh.
@@ -334,6 +377,46 @@ local MAX_CACHED = 1000
 local checked, checkedCount = {}, 0
 
 local checkMeta
+
+-- The sub-filters of a scalable filter from its meta hash's `shapes`, checked as decodeChainShapes of
+-- @bloomkit/redis checks them (any client can write the hash): one m:k per sub-filter, 1 to 512 of them, k in
+-- [1, 64], m a multiple of k in [k, 2^32], each a sub-filter the schedule can hold. Each sub-filter: m, k, its
+-- capacity c_j, bytes, Redis key and the shape its positions are computed with (partitioned: k slices of m / k).
+local function readShapes(meta, f, bad)
+  local text = f.shapes
+  if text == nil then
+    fail(format('%s is a scalable filter without its shapes in %s (made by an older @bloomkit/redis): export and import it again to use it here', meta.name, metaKey(meta.name)))
+  end
+  if #text > MAX_SUB_FILTERS * 24 then bad('shapes', 'at most 512 entries m:k') end
+  local subs = {}
+  for entry in string.gmatch(text .. ' ', '([^ ]*) ') do
+    if #subs == MAX_SUB_FILTERS then bad('shapes', 'at most 512 entries m:k') end
+    local mText, kText = match(entry, '^(%d+):(%d+)$')
+    local k = integer(kText, 1, MAX_HASHES)
+    local m = k and integer(mText, k, TWO32)
+    if m == nil or m % k ~= 0 then
+      fail(format('meta field shapes of %s: entry %d must be m:k with k in [1, %d] and m a multiple of k in [k, 2^32], got %s', metaKey(meta.name), #subs, MAX_HASHES, show(entry)))
+    end
+    subs[#subs + 1] = { m = m, k = k }
+  end
+  local held = 0
+  eachSubFilter(meta.capacity, meta.fpr, meta.growth, meta.tightening, function(j, c)
+    if j >= #subs then return false end
+    subs[j + 1].capacity = c
+    held = j + 1
+  end)
+  if held < #subs then
+    fail(format('meta field shapes of %s lists sub-filter %d, which the schedule cannot hold', metaKey(meta.name), held))
+  end
+  local g = hexOf(meta.generation)
+  for j, one in ipairs(subs) do
+    local s = one.m / one.k
+    one.bytes = ceil(one.m / 8)
+    one.key = format('bloomkit:{%s}:sub:%d:%s', meta.name, j - 1, g)
+    one.shape = { seed = meta.seed, k = one.k, sigma = s / TWO32, stride = s }
+  end
+  return subs
+end
 
 -- Reads and checks the meta hash of `name` as @bloomkit/redis's decodeParams does (any client can write the hash,
 -- and what it says is about to be looped over): every field within its range and consistent with the others.
@@ -373,10 +456,8 @@ checkMeta = function(name, f)
   local kind = KINDS[f.kind]
   if f.kind == 'blocked' then kind = BLOCKED end
   if f.kind == 'window' then kind = WINDOW end
-  if kind == nil then
-    if NODE_ONLY[f.kind] then fail(format('%s is a %s filter: functions version %d serve %s filters; use @bloomkit/redis for it', name, f.kind, VERSION, SERVED)) end
-    bad('kind', 'one of ' .. KIND_NAMES)
-  end
+  if f.kind == 'scalable' then kind = CHAIN end
+  if kind == nil then bad('kind', 'one of ' .. SERVED) end
   local meta = { name = name, kindName = f.kind, kind = kind, fields = f }
   meta.generation = int('generation', 1, TWO32 - 1)
   meta.seed = int('seed', 0, TWO32 - 1)
@@ -409,6 +490,20 @@ checkMeta = function(name, f)
     if meta.shards ~= ceil(blocks / meta.shardBlocks) then
       bad('shards', format('%.0f, the shards that %.0f blocks of %.0f per shard need', ceil(blocks / meta.shardBlocks), blocks, meta.shardBlocks))
     end
+  elseif kind.storage == 'chain' then
+    meta.width = int('counterBits', 0, 0)
+    if meta.exceptions then bad('exceptions', '0 for a scalable filter (exceptions live beside bits)') end
+    meta.growth = decimal(f.growth, MIN_GROWTH, MAX_GROWTH)
+    if meta.growth == nil then bad('growth', format('a number in [%s, %s]', MIN_GROWTH, MAX_GROWTH)) end
+    meta.tightening = rate(f.tightening)
+    if meta.tightening == nil then bad('tightening', 'a number in (0, 1)') end
+    meta.capacity = int('capacity', 1, MAX_SAFE)
+    meta.fpr = rate(f.fpr)
+    if meta.fpr == nil then bad('fpr', 'a number in (0, 1)') end
+    meta.subs = readShapes(meta, f, bad)
+    local first = meta.subs[1]
+    meta.m = int('bits', first.m, first.m)
+    if meta.k ~= first.k then bad('hashes', format('%d, the k of sub-filter 0 in shapes', first.k)) end
   elseif kind.storage == 'counters' then
     meta.width = int('counterBits', 4, 8)
     if meta.width ~= 4 and meta.width ~= 8 then bad('counterBits', 'one of 4, 8') end
@@ -429,8 +524,10 @@ checkMeta = function(name, f)
     int('shards', 1, 1)
     int('shardBlocks', 0, 0)
   end
-  int('growth', 0, 0)
-  int('tightening', 0, 0)
+  if kind.storage ~= 'chain' then
+    int('growth', 0, 0)
+    int('tightening', 0, 0)
+  end
   if f.duration ~= nil and kind.storage ~= 'ring' then int('duration', 0, 0) end
   meta.ready = f.state == 'ready'
   meta.bytes = ceil(meta.m * max(1, meta.width) / 8)
@@ -470,8 +567,8 @@ local function openFilter(name, metaOnly)
     if metaOnly then return meta end
     fail(format('%s is a blocked filter, spread over %.0f shards in other slots: send each item to its shard with bk_shard_madd or bk_shard_mexists (1 key: %s/SHARD; the shard rule is in the README of @bloomkit/redis)', name, meta.shards, name))
   end
-  -- A window's string has no guard: its scripts check the meta hash's generation, which readMeta has read.
-  if meta.kind.storage == 'ring' then return meta end
+  -- A window's string and a chain's sub-filters have no guard: their keys hold the generation that readMeta read.
+  if meta.kind.storage == 'ring' or meta.kind.storage == 'chain' then return meta end
   if call('BITFIELD_RO', meta.data, 'GET', 'u32', meta.bytes * 8)[1] ~= meta.generation then fail('no filter ' .. name) end
   return meta
 end
@@ -579,10 +676,11 @@ local function unlessExcepted(out, set, args, from)
   return out
 end
 
-local windowAdd, windowHas
+local windowAdd, windowHas, chainAdd, chainHas
 
 local function addAll(meta, args, from)
   if meta.kind.storage == 'ring' then return windowAdd(meta, args, from) end
+  if meta.kind.storage == 'chain' then return chainAdd(meta, args, from) end
   countOf(meta) -- checked before anything is written: a count HINCRBY cannot add to fails the call
   local k = meta.k
   local before
@@ -605,6 +703,7 @@ end
 -- whose first two are set, so an absent key mostly costs two reads, not k.
 local function hasAll(meta, args, from)
   if meta.kind.storage == 'ring' then return windowHas(meta, args, from) end
+  if meta.kind.storage == 'chain' then return chainHas(meta, args, from) end
   local k = meta.k
   local head = min(2, k)
   local values = bitfieldAll(meta, true, 'GET', nil, args, from, 1, head)
@@ -636,10 +735,16 @@ end
 -- generation ends when it holds g keys or, in a time window, when its time is up (its share of the period left after
 -- its keys): the oldest slice is cleared and becomes the newest. Time is the server's (TIME).
 
+-- The server's time in ms (TIME).
+local function serverMs()
+  local t = call('TIME')
+  return tonumber(t[1]) * 1000 + floor(tonumber(t[2]) / 1000)
+end
+
 -- The ring's state, checked as a file's reader checks it (the newest generation below g keys, the others at most g,
 -- starts in [-2^49, 2^47] ms and in the order of their ages), and the time now (a time behind the newest
--- generation's start counts as that start).
-local function readRing(meta)
+-- generation's start counts as that start). `given`: the caller's time in ms (bk_madd_at), else the server's.
+local function readRing(meta, given)
   local h, g = meta.h, meta.g
   local fields = { 'newest' }
   for j = 0, h - 1 do fields[#fields + 1] = 'keys:' .. j; fields[#fields + 1] = 'start:' .. j end
@@ -667,8 +772,7 @@ local function readRing(meta)
   end
   ring.now = 0
   if meta.period > 0 then
-    local t = call('TIME')
-    ring.now = tonumber(t[1]) * 1000 + floor(tonumber(t[2]) / 1000)
+    ring.now = given or serverMs()
     if ring.now < ring.start[ring.newest] then ring.now = ring.start[ring.newest] end
   end
   return ring
@@ -705,9 +809,9 @@ end
 
 -- Test-and-add of every key args[from..] in a window, atomically (WindowBloomFilter.add): generations whose time is
 -- up end first; then each key is looked for, its bits set in the k newest slices, and a generation that fills ends.
-windowAdd = function(meta, args, from)
+windowAdd = function(meta, args, from, given)
   countOf(meta)
-  local ring = readRing(meta)
+  local ring = readRing(meta, given)
   local k, h, g, period, now = meta.k, meta.h, meta.g, meta.period, ring.now
   local keys, start = ring.keys, ring.start
   local sliceBytes = meta.sliceBits / 8
@@ -763,8 +867,8 @@ end
 
 -- Membership in a window, read-only: generations whose time is up are not ended here, but with P of them pending
 -- the P oldest slices count as cleared, so a key needs its run among the ages 0 .. k + l - 1 - P.
-windowHas = function(meta, args, from)
-  local ring = readRing(meta)
+windowHas = function(meta, args, from, given)
+  local ring = readRing(meta, given)
   local h, g, period, now = meta.h, meta.g, meta.period, ring.now
   local last = h - 1
   if period > 0 then
@@ -779,6 +883,114 @@ windowHas = function(meta, args, from)
   for i = from, #args do
     windowOffsets(meta, args[i], offsets)
     if last >= 0 and windowHolds(meta, ring, offsets, last, nil) then out[#out + 1] = 1 else out[#out + 1] = 0 end
+  end
+  return out
+end
+
+-- Scalable filters (docs/FORMAT.md section 3.4; ScalableBloomFilter of @bloomkit/scalable, ScalableStore of
+-- @bloomkit/redis) ----------------------------------------------------------------------------------------------------
+-- A key is present when some sub-filter holds it. A new key goes into the newest sub-filter; when the newest already
+-- holds its capacity, the next sub-filter (its shape from `shapes`) is chained first. The key is hashed once: every
+-- sub-filter has the filter's seed, so one hash gives each sub-filter's positions.
+
+-- The chain's length (`filters`) and the newest sub-filter's count (`count:C-1`, absent is 0), checked.
+local function readChain(meta)
+  local key = metaKey(meta.name)
+  local text = call('HGET', key, 'filters')
+  local C = integer(text or nil, 1, #meta.subs)
+  if C == nil then
+    fail(format('meta field filters of %s must be an integer in [1, %d] (the sub-filters its shapes list), got %s', key, #meta.subs, show(text or nil)))
+  end
+  local newestText = call('HGET', key, 'count:' .. (C - 1))
+  local newest = 0
+  if newestText then newest = integer(newestText, 0, MAX_SAFE) end
+  if newest == nil then fail(format('meta field count:%d of %s must be an integer in [0, %.0f], got %s', C - 1, key, MAX_SAFE, show(newestText))) end
+  return C, newest
+end
+
+-- Whether sub-filter `one` holds the key whose positions in it are in `pos`; with `set`, its bits are set too
+-- (one BITFIELD: the answer is whether they all were set before).
+local function subHolds(one, set)
+  local k = one.k
+  local reply
+  if set then
+    for h = 1, k do
+      cmd[4 * h - 3], cmd[4 * h - 2], cmd[4 * h - 1], cmd[4 * h] = 'SET', 'u1', format('%d', bitOffset(pos[h])), '1'
+    end
+    reply = call('BITFIELD', one.key, spread(cmd, 1, 4 * k))
+  else
+    for h = 1, k do
+      cmd[3 * h - 2], cmd[3 * h - 1], cmd[3 * h] = 'GET', 'u1', format('%d', bitOffset(pos[h]))
+    end
+    reply = call('BITFIELD_RO', one.key, spread(cmd, 1, 3 * k))
+  end
+  for h = 1, k do if reply[h] == 0 then return false end end
+  return true
+end
+
+-- Test-and-add of every key args[from..] (ScalableBloomFilter.add, one key after the other): 1 when no sub-filter
+-- held the key and it went into the newest. The sub-filters' counts and `count` are written once, at the end.
+chainAdd = function(meta, args, from)
+  countOf(meta)
+  local key = metaKey(meta.name)
+  local subs = meta.subs
+  local C, newest = readChain(meta)
+  local out, added = {}, 0
+  local function record()
+    if added > 0 then
+      call('HSET', key, 'count:' .. (C - 1), format('%.0f', newest))
+      call('HINCRBY', key, 'count', added)
+    end
+  end
+  for i = from, #args do
+    local p, d1, d2, d3 = murmur(args[i], meta.seed)
+    local present = false
+    for j = C - 1, 1, -1 do
+      positionsOfHash(subs[j].shape, p, d1, d2, d3, pos)
+      if subHolds(subs[j], false) then present = true; break end
+    end
+    if not present then
+      positionsOfHash(subs[C].shape, p, d1, d2, d3, pos)
+      if newest < subs[C].capacity then
+        present = subHolds(subs[C], true)
+      elseif not subHolds(subs[C], false) then
+        if C == #subs then
+          record()
+          fail(format('the scalable filter %s cannot grow past sub-filter %d: its shapes end there (the next sub-filter cannot exist or would not fit one Redis string); the %d items before this one were added', meta.name, C - 1, i - from))
+        end
+        call('HSET', key, 'count:' .. (C - 1), format('%.0f', newest))
+        local grown = subs[C + 1]
+        call('DEL', grown.key)
+        call('SETRANGE', grown.key, grown.bytes - 1, '\0')
+        local ttl = call('PTTL', key)
+        if ttl > 0 then call('PEXPIRE', grown.key, ttl) end
+        C, newest = C + 1, 0
+        call('HSET', key, 'filters', C)
+        positionsOfHash(grown.shape, p, d1, d2, d3, pos)
+        present = subHolds(grown, true)
+      else
+        present = true
+      end
+    end
+    if present then out[#out + 1] = 0 else out[#out + 1] = 1; newest = newest + 1; added = added + 1 end
+  end
+  record()
+  return out
+end
+
+-- Membership of every key args[from..]: 1 when some sub-filter holds it (newest first).
+chainHas = function(meta, args, from)
+  local subs = meta.subs
+  local C = readChain(meta)
+  local out = {}
+  for i = from, #args do
+    local p, d1, d2, d3 = murmur(args[i], meta.seed)
+    local present = 0
+    for j = C, 1, -1 do
+      positionsOfHash(subs[j].shape, p, d1, d2, d3, pos)
+      if subHolds(subs[j], false) then present = 1; break end
+    end
+    out[#out + 1] = present
   end
   return out
 end
@@ -819,8 +1031,9 @@ local FIELD_ORDER = { 'format', 'kind', 'seed', 'bits', 'hashes', 'counterBits',
 -- Parses `KIND CAPACITY FPR` style options from args[from..to] (reserve: positional first; insert: named).
 local function plan(where, o)
   local kind = KINDS[o.kind]
+  if o.kind == 'scalable' then kind = CHAIN end
   if kind == nil then
-    if NODE_ONLY[o.kind] then fail(format('%s: kind %s is created by @bloomkit/redis; functions version %d create %s', where, o.kind, VERSION, KIND_NAMES)) end
+    if NODE_ONLY[o.kind] then fail(format('%s: kind %s is created by @bloomkit/redis or bloomkit push; the functions create %s', where, o.kind, KIND_NAMES)) end
     fail(format('%s: KIND must be one of %s, got %s', where, KIND_NAMES, show(o.kind)))
   end
   local capacity = argInteger(where, 'CAPACITY', o.capacity, 1, MAX_SAFE)
@@ -841,7 +1054,29 @@ local function plan(where, o)
   if o.exceptions and kind.storage ~= 'bits' then
     fail(format('%s: EXCEPTIONS live beside bits: KIND must be standard or partitioned, not %s', where, o.kind))
   end
-  local bits, k = chooseShape(kind, capacity, fpr)
+  local growth, tightening, shapes = '0', '0', nil
+  if kind.storage == 'chain' then
+    local g, r = DEFAULT_GROWTH, DEFAULT_TIGHTENING
+    if o.growth ~= nil then
+      g = decimal(o.growth, MIN_GROWTH, MAX_GROWTH)
+      if g == nil then fail(format('%s: GROWTH must be a number in [%s, %s], got %s', where, MIN_GROWTH, MAX_GROWTH, show(o.growth))) end
+    end
+    if o.tightening ~= nil then
+      r = rate(o.tightening)
+      if r == nil then fail(format('%s: TIGHTENING must be a number in (0, 1), got %s', where, show(o.tightening))) end
+    end
+    local count
+    shapes, count = chainShapes(capacity, fpr, g, r)
+    if count == 0 then
+      fail(format('%s: the first sub-filter of a scalable filter of CAPACITY %.0f at FPR %s needs more than a Redis string (512 MB); use a larger FPR or a smaller CAPACITY', where, capacity, exact(fpr)))
+    end
+    growth, tightening = exact(g), exact(r)
+  elseif o.growth ~= nil or o.tightening ~= nil then
+    fail(format('%s: %s applies to a scalable filter, not %s', where, o.growth ~= nil and 'GROWTH' or 'TIGHTENING', o.kind))
+  end
+  local bits, k
+  if shapes ~= nil then bits, k = match(shapes, '^(%d+):(%d+)'); bits, k = tonumber(bits), tonumber(k)
+  else bits, k = chooseShape(kind, capacity, fpr) end
   if bits == nil or bits * max(1, width) > (MAX_STRING_BYTES - GUARD_BYTES) * 8 then
     fail(format('%s: a %s filter of CAPACITY %.0f at FPR %s needs more than a Redis string (512 MB); use a larger FPR or a smaller CAPACITY',
       where, o.kind, capacity, exact(fpr)))
@@ -849,7 +1084,8 @@ local function plan(where, o)
   return {
     format = FORMAT_TAG, kind = o.kind, seed = format('%.0f', seed), bits = format('%.0f', bits), hashes = tostring(k),
     counterBits = tostring(width), capacity = format('%.0f', capacity), fpr = exact(fpr), shards = '1',
-    shardBlocks = '0', growth = '0', tightening = '0', exceptions = o.exceptions and '1' or '0', duration = '0',
+    shardBlocks = '0', growth = growth, tightening = tightening, exceptions = o.exceptions and '1' or '0',
+    duration = '0', shapes = shapes,
   }
 end
 
@@ -865,6 +1101,10 @@ local function difference(meta, planned)
   if meta.capacity == nil then return 'capacity: the filter was built from bits and hashes' end
   if meta.capacity ~= tonumber(planned.capacity) then return format('capacity %.0f vs %s', meta.capacity, planned.capacity) end
   if meta.fpr ~= tonumber(planned.fpr) then return format('fpr %s vs %s', exact(meta.fpr), planned.fpr) end
+  if tonumber(f.growth) ~= tonumber(planned.growth) then return format('growth %s vs %s', f.growth, planned.growth) end
+  if tonumber(f.tightening) ~= tonumber(planned.tightening) then
+    return format('tightening %s vs %s', f.tightening, planned.tightening)
+  end
   return nil
 end
 
@@ -889,14 +1129,24 @@ local function reserve(where, name, planned)
   end
   local generation = newGeneration(name)
   local g = hexOf(generation)
-  local data = 'bloomkit:{' .. name .. '}:data:' .. g
   local bytes = ceil(tonumber(planned.bits) * max(1, tonumber(planned.counterBits)) / 8)
-  call('DEL', data)
-  call('SETRANGE', data, bytes, char(floor(generation / 16777216), floor(generation / 65536) % 256, floor(generation / 256) % 256, generation % 256))
   local fields = {}
   for _, field in ipairs(FIELD_ORDER) do
     fields[#fields + 1] = field
     fields[#fields + 1] = planned[field]
+  end
+  if planned.shapes ~= nil then
+    -- A scalable filter: sub-filter 0, zeroed, no guard (its key holds the generation).
+    local first = 'bloomkit:{' .. name .. '}:sub:0:' .. g
+    call('DEL', first)
+    call('SETRANGE', first, bytes - 1, '\0')
+    fields[#fields + 1] = 'shapes'; fields[#fields + 1] = planned.shapes
+    fields[#fields + 1] = 'filters'; fields[#fields + 1] = '1'
+    fields[#fields + 1] = 'count:0'; fields[#fields + 1] = '0'
+  else
+    local data = 'bloomkit:{' .. name .. '}:data:' .. g
+    call('DEL', data)
+    call('SETRANGE', data, bytes, char(floor(generation / 16777216), floor(generation / 65536) % 256, floor(generation / 256) % 256, generation % 256))
   end
   fields[#fields + 1] = 'generation'; fields[#fields + 1] = format('%.0f', generation)
   fields[#fields + 1] = 'count'; fields[#fields + 1] = '0'
@@ -907,22 +1157,23 @@ end
 
 -- Verbs -------------------------------------------------------------------------------------------------------------
 
--- bk_reserve NAME KIND CAPACITY FPR [SEED s] [COUNTERBITS w] [EXCEPTIONS] -> OK
+-- bk_reserve NAME KIND CAPACITY FPR [SEED s] [COUNTERBITS w] [GROWTH g] [TIGHTENING r] [EXCEPTIONS] -> OK
 local function bk_reserve(keys, args)
   local where = 'bk_reserve'
   local name = checkName(keys[1])
-  if #args < 3 then fail(where .. ': give KIND CAPACITY FPR [SEED s] [COUNTERBITS w] [EXCEPTIONS]') end
+  if #args < 3 then fail(where .. ': give KIND CAPACITY FPR [SEED s] [COUNTERBITS w] [GROWTH g] [TIGHTENING r] [EXCEPTIONS]') end
   local o = { kind = args[1], capacity = args[2], fpr = args[3] }
   local i = 4
   while i <= #args do
     local option = upper(args[i])
     if option == 'SEED' and i < #args then o.seed = args[i + 1]; i = i + 2
     elseif option == 'COUNTERBITS' and i < #args then o.width = args[i + 1]; i = i + 2
+    elseif option == 'GROWTH' and i < #args then o.growth = args[i + 1]; i = i + 2
+    elseif option == 'TIGHTENING' and i < #args then o.tightening = args[i + 1]; i = i + 2
     elseif option == 'EXCEPTIONS' then o.exceptions = true; i = i + 1
-    elseif option == 'GROWTH' or option == 'DURATION' then
-      fail(format('%s: %s applies to a %s filter, which @bloomkit/redis creates (functions version %d)', where, option,
-        option == 'GROWTH' and 'scalable' or 'window', VERSION))
-    else fail(format('%s: unknown option %s (known: SEED s, COUNTERBITS w, EXCEPTIONS)', where, show(args[i]))) end
+    elseif option == 'DURATION' then
+      fail(format("%s: DURATION applies to a window filter, which the functions do not size (a window's sizing would hold the server about a second): create it with @bloomkit/redis, or bloomkit create FILE --kind window --duration D and bloomkit push FILE redis://HOST/NAME", where))
+    else fail(format('%s: unknown option %s (known: SEED s, COUNTERBITS w, GROWTH g, TIGHTENING r, EXCEPTIONS)', where, show(args[i]))) end
   end
   reserve(where, name, plan(where, o))
   return { ok = 'OK' }
@@ -953,7 +1204,42 @@ local function bk_mexists(keys, args)
   return hasAll(openFilter(keys[1]), args, 1)
 end
 
--- bk_insert NAME [KIND k] [CAPACITY c] [ERROR e] [SEED s] [COUNTERBITS w] [EXCEPTIONS] [NOCREATE] ITEMS ITEM... ->
+-- bk_madd_at / bk_mexists_at NAME MS TOLERANCE ITEM [ITEM ...] -> as bk_madd / bk_mexists on a time window, at the
+-- caller's time MS (ms since the epoch, in [0, 2^47]) rather than the server's, while MS is within TOLERANCE ms of
+-- the server's TIME (TOLERANCE `inf` trusts it): further off, an error reply and nothing written. A time behind the
+-- newest generation's start counts as that start, as in the Node client (its `clock` and `clockTolerance`).
+local function atCallersTime(where, keys, args)
+  if #args < 3 then fail(where .. ': give MS TOLERANCE ITEM [ITEM ...]') end
+  items(where, args, 3)
+  local meta = openFilter(keys[1])
+  if meta.kind.storage ~= 'ring' or meta.period == 0 then
+    fail(format("%s: %s is a %s filter; a caller's time applies to a time window (use %s)", where, meta.name,
+      meta.period == 0 and 'count window' or meta.kindName, where == 'bk_madd_at' and 'bk_madd' or 'bk_mexists'))
+  end
+  local ms = argInteger(where, 'MS', args[1], 0, MAX_CLOCK_MS)
+  if args[2] ~= 'inf' then
+    local tolerance = argInteger(where, 'TOLERANCE', args[2], 0, MAX_CLOCK_MS)
+    local skew = ms - serverMs()
+    if skew > tolerance or -skew > tolerance then
+      fail(format("%s: MS is %.0f ms off the server's clock, more than TOLERANCE %.0f; nothing was written (fix the caller's clock, or use %s for the server's)",
+        where, skew, tolerance, where == 'bk_madd_at' and 'bk_madd' or 'bk_mexists'))
+    end
+  end
+  return meta, ms
+end
+
+local function bk_madd_at(keys, args)
+  local meta, ms = atCallersTime('bk_madd_at', keys, args)
+  return windowAdd(meta, args, 3, ms)
+end
+
+local function bk_mexists_at(keys, args)
+  local meta, ms = atCallersTime('bk_mexists_at', keys, args)
+  return windowHas(meta, args, 3, ms)
+end
+
+-- bk_insert NAME [KIND k] [CAPACITY c] [ERROR e] [SEED s] [COUNTERBITS w] [GROWTH g] [TIGHTENING r] [EXCEPTIONS]
+-- [NOCREATE] ITEMS ITEM... ->
 -- as bk_madd, creating the filter first when it does not exist (KIND standard, CAPACITY 100, ERROR 0.01 unless
 -- given; RedisBloom's defaults). With NOCREATE a missing filter is an error. An existing filter is compared with
 -- the options given (not with the defaults).
@@ -976,7 +1262,9 @@ local function bk_insert(keys, args)
     elseif option == 'ERROR' then o.fpr = value; given = true; i = i + 2
     elseif option == 'SEED' then o.seed = value; given = true; i = i + 2
     elseif option == 'COUNTERBITS' then o.width = value; given = true; i = i + 2
-    else fail(format('%s: unknown option %s (known: KIND, CAPACITY, ERROR, SEED, COUNTERBITS, EXCEPTIONS, NOCREATE, ITEMS)', where, show(args[i]))) end
+    elseif option == 'GROWTH' then o.growth = value; given = true; i = i + 2
+    elseif option == 'TIGHTENING' then o.tightening = value; given = true; i = i + 2
+    else fail(format('%s: unknown option %s (known: KIND, CAPACITY, ERROR, SEED, COUNTERBITS, GROWTH, TIGHTENING, EXCEPTIONS, NOCREATE, ITEMS)', where, show(args[i]))) end
   end
   if i > #args then fail(where .. ': give ITEMS and at least one ITEM') end
   items(where, args, i + 1)
@@ -1011,12 +1299,22 @@ local function bk_info(keys, args)
   local exceptions = 0
   local sharded = meta.kind.storage == 'shards'
   if meta.exceptions and not sharded then exceptions = call('SCARD', meta.set) end
+  -- A scalable filter's capacity and size are its sub-filters' sums, as RedisBloom's BF.INFO gives them.
+  local capacity, size, filters, growth = meta.capacity or 0, meta.bytes, 1, 0
+  if meta.kind.storage == 'chain' then
+    filters = readChain(meta)
+    capacity, size, growth = 0, 0, exact(meta.growth)
+    for j = 1, filters do capacity, size = capacity + meta.subs[j].capacity, size + meta.subs[j].bytes end
+  end
+  local storageKey = meta.data
+  if sharded then storageKey = format('bloomkit:{%s/SHARD}:shard:%s', meta.name, hexOf(meta.generation)) end
+  if meta.kind.storage == 'chain' then storageKey = format('bloomkit:{%s}:sub:J:%s', meta.name, hexOf(meta.generation)) end
   return {
-    'Capacity', meta.capacity or 0,
-    'Size', meta.bytes,
-    'Number of filters', 1,
+    'Capacity', capacity,
+    'Size', size,
+    'Number of filters', filters,
     'Number of items inserted', countOf(meta),
-    'Expansion rate', 0,
+    'Expansion rate', growth,
     'Kind', meta.kindName,
     'Bits', meta.m,
     'Hashes', meta.k,
@@ -1025,9 +1323,10 @@ local function bk_info(keys, args)
     'Counter bits', meta.width,
     'Exceptions', meta.exceptions and (sharded and 'in each shard' or exceptions) or -1,
     'Generation', meta.generation,
-    'Storage key', sharded and format('bloomkit:{%s/SHARD}:shard:%s', meta.name, hexOf(meta.generation)) or meta.data,
+    'Storage key', storageKey,
     'Shards', sharded and meta.shards or 1,
     'Shard blocks', sharded and meta.shardBlocks or 0,
+    'Tightening', meta.tightening and exact(meta.tightening) or 0,
     'Functions version', VERSION,
   }
 end
@@ -1235,6 +1534,7 @@ end
 register('bk_reserve', bk_reserve)
 register('bk_add', bk_add)
 register('bk_madd', bk_madd)
+register('bk_madd_at', bk_madd_at)
 register('bk_insert', bk_insert)
 register('bk_del', bk_del)
 register('bk_mdel', bk_mdel)
@@ -1244,6 +1544,7 @@ register('bk_shard_madd', bk_shard_madd)
 register('bk_count', bk_count)
 register('bk_exists', bk_exists, true)
 register('bk_mexists', bk_mexists, true)
+register('bk_mexists_at', bk_mexists_at, true)
 register('bk_card', bk_card, true)
 register('bk_info', bk_info, true)
 register('bk_shard_mexists', bk_shard_mexists, true)

@@ -1,5 +1,8 @@
 import type { RedisClient } from './client.js';
 
+/** Redis's largest string: 512 MB, 2^32 bits. */
+export const MAX_STRING_BITS: number = 2 ** 32;
+
 /** Bytes moved per command: a filter of hundreds of MB never needs one giant reply or request. */
 export const CHUNK_BYTES: number = 4 * 1024 * 1024;
 

@@ -1,11 +1,12 @@
 import { BLOCK_BITS, FormatError, MAX_BLOCKED_BITS, MAX_HASHES } from '@bloomkit/core';
-import { MAX_GROWTH, MAX_SUB_FILTERS, MIN_GROWTH, subFilterShape } from '@bloomkit/scalable';
+import { MAX_GROWTH, MAX_SUB_FILTERS, MIN_GROWTH } from '@bloomkit/scalable';
 import { WindowBloomFilter } from '@bloomkit/window';
+import { MAX_STRING_BITS } from './bytes.js';
+import { type ChainShape, chainShapes, decodeChainShapes, encodeChainShapes } from './chain-shapes.js';
 import { metaKey } from './keys.js';
 import { redisKind, redisKindNames } from './kinds.js';
 
-/** Redis's largest string: 512 MB, 2^32 bits. */
-export const MAX_STRING_BITS: number = 2 ** 32;
+export { MAX_STRING_BITS };
 
 /**
  * A filter's parameters, stored in Redis as the hash `bloomkit:{NAME}:meta` so that any process opens the filter
@@ -39,6 +40,11 @@ export interface RedisFilterParams {
   readonly exceptions: boolean;
   /** A window's time window in ms; 0 for a count window and every other kind. */
   readonly duration: number;
+  /**
+   * Scalable: m and k of every sub-filter the chain may hold, the first equal to `bits` and `hashes` (the meta
+   * hash's `shapes`, see chain-shapes.ts); undefined for every other kind.
+   */
+  readonly shapes?: readonly ChainShape[] | undefined;
 }
 
 /** The fields written to the meta hash. Numbers are written as JavaScript prints them, which reads back exactly. */
@@ -72,6 +78,7 @@ export function encodeParams(params: RedisFilterParams): string[] {
     params.exceptions ? '1' : '0',
     'duration',
     String(params.duration),
+    ...(params.shapes === undefined ? [] : ['shapes', encodeChainShapes(params.shapes)]),
   ];
 }
 
@@ -86,8 +93,8 @@ const MAX_U32 = 2 ** 32 - 1;
  * (any client can write the hash), and what it says is about to be allocated and looped over. Every field must be
  * what {@link encodeParams} writes for a filter this package can create: each within the format's limits (k in
  * [1, MAX_HASHES], a Redis string at most 2^32 bits, at most MAX_SUB_FILTERS sub-filters…) and consistent with the
- * others (m a whole number of the layout's units, the shard count the one m needs, a scalable filter's first
- * sub-filter the one its schedule gives). Anything else is a FormatError naming the field, before any use.
+ * others (m a whole number of the layout's units, the shard count the one m needs, a scalable filter's `bits`
+ * and `hashes` those of the first of its `shapes`). Anything else is a FormatError naming the field, before any use.
  */
 export function decodeParams(where: string, name: string, fields: Record<string, string>): RedisFilterParams {
   if (fields.format !== FORMAT_TAG) {
@@ -150,19 +157,17 @@ export function decodeParams(where: string, name: string, fields: Record<string,
       throw bad('growth', `a number in [${MIN_GROWTH}, ${MAX_GROWTH}]`);
     }
     const tightening = rate('tightening');
-    let first: { bits: number; hashes: number };
-    try {
-      first = subFilterShape({ initialCapacity: capacity!, fpr: fpr!, growth, tightening }, 0);
-    } catch (error) {
-      throw new FormatError(
-        `${where}: meta of ${metaKey(name)} holds an impossible schedule: ${(error as Error).message}`,
-      );
-    }
+    const schedule = { initialCapacity: capacity!, fpr: fpr!, growth, tightening };
+    // Absent in a hash written before `shapes` existed: the schedule's own sizing, as the filter was grown then.
+    const shapes =
+      fields.shapes === undefined
+        ? chainShapes(schedule)
+        : decodeChainShapes(where, name, fields.shapes, schedule);
+    const first = shapes[0];
+    if (first === undefined) throw bad('capacity', 'small enough for sub-filter 0 to fit one Redis string');
     const bits = int('bits', first.bits, first.bits);
-    if (hashes !== first.hashes) throw bad('hashes', `${first.hashes}, what the schedule gives sub-filter 0`);
-    if (first.bits > MAX_STRING_BITS)
-      throw bad('capacity', 'small enough for sub-filter 0 to fit one Redis string');
-    return { ...base, bits, counterBits: zero('counterBits'), ...oneString(), growth, tightening };
+    if (hashes !== first.hashes) throw bad('hashes', `${first.hashes}, the k of sub-filter 0 in shapes`);
+    return { ...base, bits, counterBits: zero('counterBits'), ...oneString(), growth, tightening, shapes };
   }
   const fixed = { growth: zero('growth'), tightening: int('tightening', 0, 0) };
   if (storage === 'ring') {

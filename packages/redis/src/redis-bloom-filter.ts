@@ -21,6 +21,7 @@ import {
 } from '@bloomkit/scalable';
 import { WindowBloomFilter } from '@bloomkit/window';
 import { BitStore } from './bit-store.js';
+import { chainShapes } from './chain-shapes.js';
 import {
   chunksOf,
   dropStaging,
@@ -665,9 +666,11 @@ function planParams(where: string, o: RedisFilterOptions): RedisFilterParams {
     const tightening = checkOpenInterval(where, 'tightening', o.tightening ?? DEFAULT_TIGHTENING, 0, 1);
     const capacity = checkInteger(where, 'capacity', o.capacity, 1, Number.MAX_SAFE_INTEGER);
     const fpr = checkOpenInterval(where, 'fpr', o.fpr, 0, 1);
-    const first = subFilterShape({ initialCapacity: capacity, fpr, growth, tightening }, 0);
+    const schedule = { initialCapacity: capacity, fpr, growth, tightening };
+    const first = subFilterShape(schedule, 0);
     checkStringBits(where, kind, storage, first.bits);
-    return { ...base, bits: first.bits, hashes: first.hashes, capacity, fpr, growth, tightening };
+    const shapes = chainShapes(schedule);
+    return { ...base, bits: first.bits, hashes: first.hashes, capacity, fpr, growth, tightening, shapes };
   }
   const layout = Class.kind.layout;
   const counterBits =
@@ -784,15 +787,18 @@ function paramsOf(
   }
   if (storage === 'chain') {
     const chain = local as ScalableBloomFilter;
-    const first = chain.subFilters()[0]!;
+    const subs = chain.subFilters();
+    for (const sub of subs) checkStringBits(where, kind, storage, sub.bits);
+    const shapes = chainShapes(chain, subs);
     return {
       ...base,
-      bits: first.bits,
-      hashes: first.hashes,
+      bits: subs[0]!.bits,
+      hashes: subs[0]!.hashes,
       capacity: chain.initialCapacity,
       fpr: chain.fpr,
       growth: chain.growth,
       tightening: chain.tightening,
+      shapes,
     };
   }
   const sized = {

@@ -1,14 +1,20 @@
 import { BloomError, FormatError, type Key, murmur3x86_128Into, partitionedLayout } from '@bloomkit/core';
 import { BitArray, keyList } from '@bloomkit/core/kit';
 import { PartitionedBloomFilter } from '@bloomkit/partitioned';
-import { ScalableBloomFilter, type SubFilterShape, subFilterShape } from '@bloomkit/scalable';
+import {
+  MAX_SUB_FILTERS,
+  ScalableBloomFilter,
+  type SubFilterShape,
+  subCapacities,
+  subFprs,
+} from '@bloomkit/scalable';
 import { allocateBytes, readBytes, writeBytes } from './bytes.js';
 import { runScript, script } from './client.js';
 import { FilterNotFoundError, filterGone, isGoneReply, RedisFilterError } from './errors.js';
 import { metaKey } from './keys.js';
 import type { LocalFilter } from './local.js';
 import { PackedOffsets } from './packed.js';
-import { checkCount, checkSubFilterCount, MAX_STRING_BITS } from './params.js';
+import { checkCount, checkSubFilterCount } from './params.js';
 import { KeyPositions, redisBitOffset } from './positions.js';
 import { SCALABLE_ADD, SCALABLE_HAS } from './scripts.js';
 import type { Store, StoreContext } from './store.js';
@@ -18,8 +24,8 @@ const HAS = script(SCALABLE_HAS);
 
 /**
  * A scalable filter in one cluster slot: sub-filter i in `bloomkit:{NAME}:sub:i`, the chain's length in the meta
- * hash's `filters`, each sub-filter's count in `count:i`. The schedule fixes every sub-filter's shape, so the client
- * computes the positions of the sub-filters it knows of and of the next one; the script checks them newest first,
+ * hash's `filters`, each sub-filter's count in `count:i`. The meta hash's `shapes` fixes every sub-filter's m and k
+ * (chain-shapes.ts), so the client computes the positions of the sub-filters it knows of and of the next one; the script checks them newest first,
  * inserts new keys into the newest, and chains the next sub-filter when the newest is full, all in one atomic step,
  * so racing writers can neither grow the chain twice nor lose a key. All of it lives in one slot (like RedisBloom's
  * scalable filters); the blocked kind is the one that spans nodes.
@@ -42,22 +48,21 @@ export class ScalableStore implements Store {
     };
   }
 
-  /** The shape and position maker of sub-filter j, or undefined past the end of the schedule. */
+  /**
+   * The shape and position maker of sub-filter j, or undefined past the end of the chain's `shapes` (the meta
+   * hash's list, see chain-shapes.ts: m and k fixed when the filter was created, capacity and rate the schedule's).
+   */
   private sub(j: number): { shape: SubFilterShape; positions: KeyPositions } | undefined {
-    while (this.shapes.length <= j) {
-      const i = this.shapes.length;
-      let shape: SubFilterShape;
-      try {
-        shape = subFilterShape(this.schedule(), i);
-      } catch {
-        return undefined;
+    const listed = this.context.params.shapes!;
+    if (j >= listed.length) return undefined;
+    if (this.shapes.length <= j) {
+      const capacities = subCapacities(this.schedule(), listed.length);
+      const rates = subFprs(this.schedule(), listed.length);
+      for (let i = this.shapes.length; i <= j; i++) {
+        const { bits, hashes } = listed[i]!;
+        this.shapes.push({ capacity: capacities[i]!, fpr: rates[i]!, bits, hashes });
+        this.positions.push(new KeyPositions(partitionedLayout, bits, hashes, this.context.params.seed));
       }
-      // A sub-filter must fit one Redis string: in Redis, the schedule ends before the first that does not.
-      if (shape.bits > MAX_STRING_BITS) return undefined;
-      this.shapes.push(shape);
-      this.positions.push(
-        new KeyPositions(partitionedLayout, shape.bits, shape.hashes, this.context.params.seed),
-      );
     }
     return { shape: this.shapes[j]!, positions: this.positions[j]! };
   }
@@ -75,17 +80,23 @@ export class ScalableStore implements Store {
   }
 
   /**
-   * The chain's length as the meta hash says, checked: 1 to MAX_SUB_FILTERS, and no longer than the schedule goes
-   * in Redis (every sub-filter a valid shape that fits one string); FilterNotFoundError when the filter is gone.
+   * The chain's length as the meta hash says, checked: 1 to MAX_SUB_FILTERS, and no longer than its `shapes`;
+   * FilterNotFoundError when the filter is gone.
    */
   private async filters(where: string): Promise<number> {
     const { client, keys, generation, name } = this.context;
     const [stored, filters] = (await client.hmget(keys.meta, 'generation', 'filters')) as (string | null)[];
     if (stored !== String(generation)) throw filterGone(where, name);
-    const count = checkSubFilterCount(where, name, filters);
-    if (this.sub(count - 1) === undefined) {
+    return this.checkLength(where, filters);
+  }
+
+  /** A chain length read from Redis: an integer in [1, MAX_SUB_FILTERS] and within the meta hash's `shapes`. */
+  private checkLength(where: string, value: unknown): number {
+    const { name, params } = this.context;
+    const count = checkSubFilterCount(where, name, value);
+    if (count > params.shapes!.length) {
       throw new FormatError(
-        `${where}: meta field filters of ${metaKey(name)} is ${count}, past the end of its schedule in Redis (sub-filter ${count - 1} cannot exist or fit one Redis string)`,
+        `${where}: meta field filters of ${metaKey(name)} is ${count}, past the end of its shapes (${params.shapes!.length} sub-filters)`,
       );
     }
     return count;
@@ -141,23 +152,19 @@ export class ScalableStore implements Store {
           if (error instanceof Error && error.message.startsWith('BLOOMKIT_BADMETA')) {
             const field = error.message.split(' ')[1];
             throw new FormatError(
-              `${where}: meta field ${field} of ${metaKey(this.context.name)} is not valid (${field === 'filters' ? 'an integer in [1, 53]' : 'a non-negative integer'} expected)`,
+              `${where}: meta field ${field} of ${metaKey(this.context.name)} is not valid (${field === 'filters' ? `an integer in [1, ${MAX_SUB_FILTERS}]` : 'a non-negative integer'} expected)`,
             );
           }
           throw error;
         },
       )) as [number, number, string];
       const [status, filters, answered] = reply;
-      checkSubFilterCount(where, this.context.name, filters);
+      this.checkLength(where, filters);
       for (let i = 0; i < answered.length; i++) out[next + i] = answered.charCodeAt(i) === 49;
       next += answered.length;
-      if (
-        status === 1 &&
-        answered.length === 0 &&
-        (filters <= last + 1 || this.sub(filters - 1) === undefined)
-      ) {
+      if (status === 1 && answered.length === 0 && filters <= last + 1) {
         throw new BloomError(
-          `${where}: the scalable filter ${this.context.name} cannot grow past sub-filter ${filters - 1} (the schedule ends there, or its next sub-filter would not fit one Redis string of 2^32 bits)`,
+          `${where}: the scalable filter ${this.context.name} cannot grow past sub-filter ${filters - 1} (its shapes end there: the schedule's next sub-filter cannot exist or would not fit one Redis string of 2^32 bits)`,
         );
       }
       if (status !== 0 && status !== 1) throw new RedisFilterError(`${where}: unexpected reply from Redis`);

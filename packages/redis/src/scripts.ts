@@ -1,4 +1,5 @@
 import { MAX_CLOCK_MS } from '@bloomkit/core';
+import { MAX_SUB_FILTERS } from '@bloomkit/scalable';
 import { GONE_REPLY } from './errors.js';
 import { CLOCK_REPLY, READ_NOW } from './window-clock.js';
 
@@ -178,7 +179,7 @@ return table.concat(out)
 
 /**
  * The scalable scripts' common start: a BLOOMKIT_GONE error unless the meta hash holds the client's generation (the
- * last ARGV), the chain's length C (checked: 1 to 53; stale client when it knows fewer than C − 1 sub-filters),
+ * last ARGV), the chain's length C (checked: 1 to MAX_SUB_FILTERS; stale client when it knows fewer than C − 1 sub-filters),
  * and for each sub-filter j = 0..F the client sent, its k, capacity and bytes, and where its offsets start among a
  * key's.
  */
@@ -188,7 +189,7 @@ local F = #KEYS - 2
 local state = redis.call('HMGET', meta, 'generation', 'filters')
 if state[1] ~= ARGV[#ARGV] then return redis.error_reply('${GONE_REPLY} the filter no longer exists') end
 local C = tonumber(state[2])
-if C == nil or C < 1 or C > 53 or C % 1 ~= 0 then return redis.error_reply('BLOOMKIT_BADMETA filters') end
+if C == nil or C < 1 or C > ${MAX_SUB_FILTERS} or C % 1 ~= 0 then return redis.error_reply('BLOOMKIT_BADMETA filters') end
 if C > F + 1 then return { 1, C, '' } end
 local ks, caps, sizes, starts = {}, {}, {}, {}
 local per = 0

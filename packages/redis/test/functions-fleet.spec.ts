@@ -9,7 +9,12 @@ import { startCluster, startSingle } from '@bloomkit/testkit/redis';
 import { WindowBloomFilter } from '@bloomkit/window';
 import type { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalFilter, RedisBloomFilter, type RedisFilterOptions } from '../src/index.js';
+import {
+  functionsVersion,
+  type LocalFilter,
+  RedisBloomFilter,
+  type RedisFilterOptions,
+} from '../src/index.js';
 import { bytesOf, label, reserveArgs, runJsonClient } from './clients/support.js';
 
 // Clients in other languages, as a mixed fleet runs them: PHP (php-redis), Python (redis-py) and redis-cli, each a
@@ -47,6 +52,7 @@ function localTwin(o: RedisFilterOptions): LocalFilter {
     fpr: o.fpr,
     seed: (o.seed as number | undefined) ?? 0,
     ...(o.counterBits === undefined ? {} : { counterBits: o.counterBits }),
+    ...(o.growth === undefined ? {} : { growth: o.growth }),
   });
   return (o.exceptions ? ExceptionFilter.wrap(filter) : filter) as LocalFilter;
 }
@@ -57,6 +63,8 @@ const KINDS: RedisFilterOptions[] = [
   { kind: 'counting', capacity: 20_000, fpr: 0.001, seed: 23 },
   { kind: 'counting', capacity: 20_000, fpr: 0.001, seed: 24, counterBits: 8 },
   { kind: 'standard', capacity: 20_000, fpr: 0.001, seed: 25, exceptions: true },
+  // Grows on the server: 3,000 keys chain about five sub-filters.
+  { kind: 'scalable', capacity: 400, fpr: 0.001, seed: 26, growth: 1.5 },
 ];
 
 /** Keys of every shape a fleet sends: URLs, non-ASCII text, raw bytes. */
@@ -218,7 +226,7 @@ describe('a 3-node cluster: the library on every primary, clients route by the f
 
   it('installs on every primary, and PHP, Python and Node fill filters on every node alike', async () => {
     const status = await RedisBloomFilter.installFunctions(cluster);
-    expect(status.map((s) => s.version)).toEqual([1, 1, 1]);
+    expect(status.map((s) => s.version)).toEqual(Array(3).fill(functionsVersion()));
     // Names whose slots fall on every node.
     const names = Array.from({ length: 9 }, (_, j) => `spread-${j}`);
     for (const [j, name] of names.entries()) {

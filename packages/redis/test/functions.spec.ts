@@ -8,6 +8,7 @@ import {
 } from '@bloomkit/core';
 import { ExceptionFilter } from '@bloomkit/exceptions';
 import { createFilter } from '@bloomkit/filters';
+import { ScalableBloomFilter } from '@bloomkit/scalable';
 import { binaryKeys, depth, urlKeys } from '@bloomkit/testkit';
 import { startSingle } from '@bloomkit/testkit/redis';
 import { WindowBloomFilter } from '@bloomkit/window';
@@ -16,6 +17,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   functionsSource,
+  functionsVersion,
   type LocalFilter,
   RedisBloomFilter,
   type RedisFilterOptions,
@@ -39,7 +41,7 @@ afterAll(async () => {
 
 /** FCALL verb 1 name ...args (FCALL_RO for the read-only verbs). */
 function fcall(verb: string, name: string, ...args: (string | number | Uint8Array)[]): Promise<unknown> {
-  const readOnly = /^bk_(m?exists|card|info|positions)$/.test(verb);
+  const readOnly = /^bk_(m?exists|mexists_at|card|info|positions)$/.test(verb);
   const wire = args.map((arg) => (arg instanceof Uint8Array ? Buffer.from(arg) : arg));
   return client.call(readOnly ? 'FCALL_RO' : 'FCALL', verb, '1', name, ...wire);
 }
@@ -251,6 +253,153 @@ describe('one filter, two doors: the functions and the Node client', () => {
     local.removeException(falsePositives[1]!);
     expect(await node.export()).toEqual(local.serialize());
     await node.drop();
+  });
+});
+
+describe('scalable filters through the functions: the chain grows on the server', () => {
+  const SCALABLE: RedisFilterOptions[] = [
+    { kind: 'scalable', capacity: 100, fpr: 0.01, seed: 21 },
+    { kind: 'scalable', capacity: 37, fpr: 0.05, seed: 22, growth: 2, tightening: 0.8 },
+    { kind: 'scalable', capacity: 1, fpr: 0.3, seed: 23, growth: 1.125, tightening: 0.5 },
+  ];
+  const localChain = (o: RedisFilterOptions) =>
+    ScalableBloomFilter.create(o.capacity!, o.fpr!, {
+      seed: o.seed as number,
+      ...(o.growth === undefined ? {} : { growth: o.growth }),
+      ...(o.tightening === undefined ? {} : { tightening: o.tightening }),
+    });
+
+  for (const [i, options] of SCALABLE.entries()) {
+    it(`n0 ${options.capacity}, g ${options.growth ?? 1.5}: both doors grow one chain, and it exports the local filter’s bytes`, async () => {
+      const name = `chain-${i}`;
+      // Reserved on the server for one half of the cases, created from Node for the other: each opens the other's.
+      if (i % 2 === 0) expect(await fcall('bk_reserve', name, ...reserveArgs(options))).toBe('OK');
+      const node = await RedisBloomFilter.create(client, name, options);
+      if (i % 2 === 1) expect(await fcall('bk_reserve', name, ...reserveArgs(options))).toBe('OK');
+      const local = localChain(options);
+      // n0 = 1 with g = 1.125 chains dozens of sub-filters within a few hundred keys, and each add looks in all.
+      const keys = [...urlKeys(i === 2 ? 300 : 1_200, `chain${i}`), ...binaryKeys(100, i + 7), 'ключ', ''];
+      // Alternate batches between the doors, so each grows the chain some of the time.
+      const answers: boolean[] = [];
+      for (let at = 0, b = 0; at < keys.length; at += 97, b++) {
+        const batch = keys.slice(at, at + 97);
+        if (b % 2 === 0)
+          answers.push(...((await fcall('bk_madd', name, ...batch)) as number[]).map((a) => a === 1));
+        else answers.push(...(await node.addMany(batch)));
+      }
+      expect(answers).toEqual(keys.map((key) => local.add(key)));
+      expect(local.filterCount).toBeGreaterThan(3);
+      expect(await fcall('bk_add', name, keys[5]!)).toBe(0);
+      expect(local.add(keys[5]!)).toBe(false);
+      const probes = urlKeys(3_000, `chain-absent${i}`);
+      const serverSays = ((await fcall('bk_mexists', name, ...probes)) as number[]).map((a) => a === 1);
+      expect(serverSays).toEqual(probes.map((key) => local.has(key)));
+      expect(await node.hasMany(probes)).toEqual(serverSays);
+      expect(await fcall('bk_mexists', name, ...keys.slice(0, 300))).toEqual(keys.slice(0, 300).map(() => 1));
+      expect(await node.export()).toEqual(local.serialize());
+      expect(await fcall('bk_card', name)).toBe(local.count);
+      const info = (await fcall('bk_info', name)) as (string | number)[];
+      const field = (label: string) => info[info.indexOf(label) + 1];
+      expect(field('Number of filters')).toBe(local.filterCount);
+      expect(field('Kind')).toBe('scalable');
+      expect(field('Capacity')).toBe(local.subFilters().reduce((sum, sub) => sum + sub.capacity!, 0));
+      await node.drop();
+      expect(await keysOf(name)).toEqual([]);
+    });
+  }
+
+  it('an imported chain keeps its sub-filters’ shapes, and the functions grow it further', async () => {
+    const local = localChain({ kind: 'scalable', capacity: 50, fpr: 0.02, seed: 31 });
+    const keys = urlKeys(900, 'imported');
+    for (const key of keys.slice(0, 400)) local.add(key);
+    const node = await RedisBloomFilter.import(client, 'chain-imported', local.serialize());
+    const added = (await fcall('bk_madd', 'chain-imported', ...keys.slice(400))) as number[];
+    expect(added.map((a) => a === 1)).toEqual(keys.slice(400).map((key) => local.add(key)));
+    expect(await node.export()).toEqual(local.serialize());
+    await node.drop();
+  });
+
+  it('concurrent test-and-adds through both doors grow the chain once per step and accept each key once', async () => {
+    const options: RedisFilterOptions = { kind: 'scalable', capacity: 20, fpr: 0.01, seed: 41 };
+    expect(await fcall('bk_reserve', 'chain-race', ...reserveArgs(options))).toBe('OK');
+    const keys = urlKeys(1_000, 'race');
+    const node = await RedisBloomFilter.open(other, 'chain-race');
+    const viaNode = node.addMany(keys);
+    const viaFunctions = Promise.all(
+      Array.from({ length: 10 }, (_, j) =>
+        fcall('bk_madd', 'chain-race', ...keys.slice(j * 100, j * 100 + 100)),
+      ),
+    );
+    const [a, b] = await Promise.all([viaNode, viaFunctions]);
+    const fromFunctions = (b as number[][]).flat();
+    const accepted = keys.filter((_, j) => a[j] || fromFunctions[j] === 1);
+    const twice = keys.filter((_, j) => a[j] && fromFunctions[j] === 1);
+    expect(twice).toEqual([]);
+    expect(await fcall('bk_mexists', 'chain-race', ...keys)).toEqual(keys.map(() => 1));
+    expect(await fcall('bk_card', 'chain-race')).toBe(accepted.length);
+    const exported = ScalableBloomFilter.deserialize(await node.export());
+    expect(exported.filterCount).toBe(Number(await client.hget('bloomkit:{chain-race}:meta', 'filters')));
+    await node.drop();
+  });
+
+  it('a crafted chain in the meta (shapes, filters, counts, growth) is an error reply naming the field, and nothing is written', async () => {
+    const options: RedisFilterOptions = { kind: 'scalable', capacity: 10, fpr: 0.01, seed: 51 };
+    expect(await fcall('bk_reserve', 'chain-crafted', ...reserveArgs(options))).toBe('OK');
+    await fcall('bk_madd', 'chain-crafted', ...urlKeys(30, 'crafted'));
+    const meta = 'bloomkit:{chain-crafted}:meta';
+    const saved = await client.hgetall(meta);
+    const before = await keysOf('chain-crafted');
+    const strings = before.filter((key) => !key.endsWith(':meta'));
+    const bytesBefore = await Promise.all(strings.map((key) => client.getBuffer(key)));
+    const crafted: [string, string, RegExp][] = [
+      ['shapes', '', /shapes .*entry 0/],
+      ['shapes', '1520:10 x', /shapes .*entry 1/],
+      ['shapes', '1521:10', /shapes .*entry 0/],
+      ['shapes', '64:65', /shapes .*entry 0/],
+      ['shapes', '8589934592:8', /shapes .*entry 0/],
+      ['shapes', Array(513).fill('80:8').join(' '), /shapes/],
+      ['filters', '0', /filters/],
+      ['filters', '999', /filters/],
+      ['filters', '2.5', /filters/],
+      ['count:0', '-1', /count:0/],
+      ['growth', '5', /growth/],
+      ['growth', '0x2', /growth/],
+      ['tightening', '1', /tightening/],
+      ['bits', '1', /bits/],
+    ];
+    for (const [field, value, named] of crafted) {
+      await client.hset(meta, field, value);
+      if (field === 'count:0') await client.hset(meta, 'filters', '1');
+      expect(await refusal(fcall('bk_madd', 'chain-crafted', 'k1', 'k2'))).toMatch(named);
+      if (field !== 'count:0')
+        expect(await refusal(fcall('bk_mexists', 'chain-crafted', 'k1'))).toMatch(named);
+      await client.del(meta);
+      await client.hset(meta, saved);
+    }
+    await client.hdel(meta, 'shapes');
+    expect(await refusal(fcall('bk_add', 'chain-crafted', 'k'))).toMatch(/without its shapes/);
+    await client.hset(meta, saved);
+    expect(await keysOf('chain-crafted')).toEqual(before);
+    expect(await Promise.all(strings.map((key) => client.getBuffer(key)))).toEqual(bytesBefore);
+    expect(await fcall('bk_add', 'chain-crafted', 'k1')).toBe(1);
+    expect(await client.ping()).toBe('PONG');
+    await (await RedisBloomFilter.open(client, 'chain-crafted')).drop();
+  });
+
+  it('reserve refuses GROWTH and TIGHTENING outside their ranges and on other kinds, and a first sub-filter past 512 MB', async () => {
+    expect(
+      await refusal(fcall('bk_reserve', 'chain-bad', 'scalable', '100', '0.01', 'GROWTH', '1.1')),
+    ).toMatch(/GROWTH must be a number in \[1\.125, 4\]/);
+    expect(
+      await refusal(fcall('bk_reserve', 'chain-bad', 'scalable', '100', '0.01', 'TIGHTENING', '1')),
+    ).toMatch(/TIGHTENING must be a number in \(0, 1\)/);
+    expect(await refusal(fcall('bk_reserve', 'chain-bad', 'standard', '100', '0.01', 'GROWTH', '2'))).toMatch(
+      /GROWTH applies to a scalable filter/,
+    );
+    expect(await refusal(fcall('bk_reserve', 'chain-bad', 'scalable', String(2 ** 40), '1e-9'))).toMatch(
+      /more than a Redis string/,
+    );
+    expect(await keysOf('chain-bad')).toEqual([]);
   });
 });
 
@@ -476,7 +625,7 @@ describe('the same safety as the Node client', () => {
     const crafted: [string, string, RegExp][] = [
       ['format', 'bloomkit/2', /is not a bloomkit filter/],
       ['kind', 'mystery', /meta field kind/],
-      ['kind', 'scalable', /is a scalable filter: functions version 1 serve/],
+      ['kind', 'scalable', /meta field growth/],
       ['kind', 'window', /is a window filter without its shape/],
       ['hashes', '0', /meta field hashes .* must be an integer in \[1, 64\]/],
       ['hashes', '100000000', /meta field hashes/],
@@ -759,6 +908,65 @@ describe('windows through the functions', () => {
     },
   );
 
+  it('bk_madd_at and bk_mexists_at run a time window on the caller’s clock, as a Node handle with its own clock does', async () => {
+    let now = 1_700_000_000_000; // far from the server's clock: trusted with TOLERANCE inf
+    const clock = () => now;
+    const duration = 60_000;
+    const node = await RedisBloomFilter.create(client, 'win-at', {
+      kind: 'window',
+      capacity: 2_000,
+      fpr: 0.01,
+      duration,
+      clock,
+      clockTolerance: Number.POSITIVE_INFINITY,
+    });
+    const local = WindowBloomFilter.create(2_000, 0.01, { duration, clock });
+    const keys = urlKeys(6_000, 'at');
+    for (let at = 0, b = 0; at < keys.length; at += 500, b++) {
+      now += 1_500 + ((b * 7_919) % 9_000); // generations end by time and by keys, and some batches skip several
+      const batch = keys.slice(at, at + 500);
+      const expected = batch.map((key) => local.add(key));
+      if (b % 2 === 0) {
+        const answers = (await fcall('bk_madd_at', 'win-at', String(now), 'inf', ...batch)) as number[];
+        expect(answers.map((a) => a === 1)).toEqual(expected);
+      } else {
+        expect(await node.addMany(batch)).toEqual(expected);
+      }
+      const probes = keys.slice(Math.max(0, at - 3_000), at + 500);
+      const present = (await fcall('bk_mexists_at', 'win-at', String(now), 'inf', ...probes)) as number[];
+      expect(present.map((a) => a === 1)).toEqual(probes.map((key) => local.has(key)));
+    }
+    expect(await node.export()).toEqual(local.serialize());
+    // A caller's time further from the server's than TOLERANCE: an error reply, and nothing changes.
+    const meta = 'bloomkit:{win-at}:meta';
+    const before = [await client.hgetall(meta), await node.export()];
+    const far = String(Date.now() + 600_000);
+    expect(await refusal(fcall('bk_madd_at', 'win-at', far, '1000', 'new-key'))).toMatch(
+      /bk_madd_at: MS is \d+ ms off the server's clock, more than TOLERANCE 1000; nothing was written/,
+    );
+    expect(await refusal(fcall('bk_mexists_at', 'win-at', far, '1000', 'x'))).toMatch(
+      /off the server's clock/,
+    );
+    expect(await refusal(fcall('bk_madd_at', 'win-at', '-5', 'inf', 'x'))).toMatch(
+      /MS must be an integer in \[0, /,
+    );
+    expect(await refusal(fcall('bk_madd_at', 'win-at', '5', '1e3', 'x'))).toMatch(
+      /TOLERANCE must be an integer/,
+    );
+    expect(await refusal(fcall('bk_madd_at', 'win-at', far))).toMatch(/give MS TOLERANCE ITEM/);
+    expect([await client.hgetall(meta), await node.export()]).toEqual(before);
+    // Within the tolerance: the server's time less a second, added.
+    const near = String(Date.now() - 1_000);
+    expect(await fcall('bk_madd_at', 'win-at', near, '60000', 'near-key')).toEqual([1]);
+    await node.drop();
+    // Not a time window: refused, naming the verb to use.
+    await RedisBloomFilter.create(client, 'win-at-count', { kind: 'window', capacity: 100, fpr: 0.01 });
+    expect(await refusal(fcall('bk_madd_at', 'win-at-count', near, 'inf', 'x'))).toMatch(
+      /is a count window filter; a caller's time applies to a time window \(use bk_madd\)/,
+    );
+    await (await RedisBloomFilter.open(client, 'win-at-count')).drop();
+  });
+
   it('a window without its shape in the meta, or with a crafted state, is an error reply naming the field', async () => {
     const node = await RedisBloomFilter.create(client, 'win-crafted', {
       kind: 'window',
@@ -788,8 +996,11 @@ describe('windows through the functions', () => {
     }
     expect(await node.export()).toEqual(bytes);
     expect(await refusal(fcall('bk_reserve', 'win-new', 'window', '100', '0.01'))).toMatch(
-      /kind window is created by @bloomkit\/redis/,
+      /kind window is created by @bloomkit\/redis or bloomkit push/,
     );
+    expect(
+      await refusal(fcall('bk_reserve', 'win-new', 'standard', '100', '0.01', 'DURATION', '60000')),
+    ).toMatch(/DURATION applies to a window filter, which the functions do not size/);
     await node.drop();
   });
 });
@@ -801,7 +1012,7 @@ describe('users and ACLs', () => {
     '~crawler:*',
     '+fcall',
     '+fcall_ro',
-    ...'hmget hget exists time bitfield bitfield_ro hincrby hset setrange del srem sismember sadd scard pttl pexpire'
+    ...'hmget hget exists time bitfield bitfield_ro getbit hincrby hset setrange del srem sismember sadd scard pttl pexpire'
       .split(' ')
       .map((command) => `+${command}`),
   ];
@@ -848,16 +1059,16 @@ describe('users and ACLs', () => {
 describe('installing the library', () => {
   it('status says the version; a newer one on the server is never replaced; remove deletes it', async () => {
     const [status] = await RedisBloomFilter.functionsStatus(client);
-    expect(status!.version).toBe(1);
+    expect(status!.version).toBe(functionsVersion());
     expect(await RedisBloomFilter.installFunctions(client)).toEqual([status]);
     const newer = functionsSource().replace(/^local VERSION = \d+$/m, 'local VERSION = 999');
     await client.call('FUNCTION', 'LOAD', 'REPLACE', newer);
     await expect(RedisBloomFilter.installFunctions(client)).rejects.toThrow(
-      /holds bloomkit functions version 999, newer than this package's 1; not replaced/,
+      `holds bloomkit functions version 999, newer than this package's ${functionsVersion()}; not replaced`,
     );
     expect((await RedisBloomFilter.functionsStatus(client))[0]!.version).toBe(999);
     expect((await RedisBloomFilter.removeFunctions(client))[0]!.version).toBeNull();
     expect(await refusal(client.call('FCALL', 'bk_add', '1', 'x', 'y'))).toMatch(/Function not found/);
-    expect((await RedisBloomFilter.installFunctions(client))[0]!.version).toBe(1);
+    expect((await RedisBloomFilter.installFunctions(client))[0]!.version).toBe(functionsVersion());
   });
 });

@@ -50,7 +50,7 @@ describe('README From any language', () => {
           .split(/\s+/)
           .slice(2);
         expect(execFileSync(process.execPath, [cliBin, ...args], { encoding: 'utf8' })).toMatch(
-          /functions version 1/,
+          `functions version ${pkg.functionsVersion()}`,
         );
       } else if (line.startsWith('redis-cli ')) {
         const [command, expected] = line.split(/\s+# → /);
@@ -92,6 +92,12 @@ describe('README From any language', () => {
       capacity: 1_000,
       fpr: 0.01,
     });
+    await pkg.RedisBloomFilter.create(admin, 'crawler:timed', {
+      kind: 'window',
+      capacity: 1_000,
+      fpr: 0.01,
+      duration: 60_000,
+    });
     const info = (await fleet.call('FCALL_RO', 'bk_info', '1', 'crawler:blocked')) as (string | number)[];
     const generation = String(info[info.indexOf('Generation') + 1]);
     const calls: [string, string, string, ...string[]][] = [
@@ -107,6 +113,11 @@ describe('README From any language', () => {
       ['FCALL', 'bk_shard_madd', 'crawler:blocked/0', generation, 'k'],
       ['FCALL_RO', 'bk_shard_mexists', 'crawler:blocked/0', generation, 'k'],
       ['FCALL', 'bk_count', 'crawler:blocked', generation, '0'],
+      ['FCALL', 'bk_reserve', 'crawler:chain', 'scalable', '2', '0.01'],
+      ['FCALL', 'bk_madd', 'crawler:chain', 'a', 'b', 'c', 'd', 'e', 'f', 'g'], // grows the chain
+      ['FCALL_RO', 'bk_mexists', 'crawler:chain', 'a', 'g'],
+      ['FCALL', 'bk_madd_at', 'crawler:timed', String(Date.now()), 'inf', 'a'],
+      ['FCALL_RO', 'bk_mexists_at', 'crawler:timed', String(Date.now()), 'inf', 'a'],
     ];
     for (const [command, verb, name, ...args] of calls) {
       // bk_shard_* refuse an item of another shard with an error reply that is not a permission's.
@@ -114,6 +125,7 @@ describe('README From any language', () => {
         .call(command, verb, '1', name, ...args)
         .catch((error: Error) => error.message);
       expect(String(reply), verb).not.toMatch(/NOPERM|can't run this command/);
+      if (!verb.startsWith('bk_shard_')) expect(String(reply), verb).not.toMatch(/ERR/); // an answer, no error
     }
     fleet.disconnect();
     await blocked.drop();

@@ -8,5 +8,7 @@ export {
   MIN_GROWTH,
   type Schedule,
   type SubFilterShape,
+  subCapacities,
   subFilterShape,
+  subFprs,
 } from './schedule.js';

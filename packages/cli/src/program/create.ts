@@ -1,7 +1,9 @@
 import { Option } from 'commander';
 import { textOf } from '../arguments.js';
 import { runCreate } from '../commands/create.js';
+import { CliError } from '../errors.js';
 import { kindChoices, parseKind } from '../filters.js';
+import { parseDuration } from '../units.js';
 import type { Registration } from './context.js';
 import { counterBits, integer, MAX_SAFE, rate, seed, waitFlag } from './flags.js';
 
@@ -36,11 +38,16 @@ export const registerCreate: Registration = (program, { exit, writer }) => {
       'counter width of a counting filter: 4, 8 or 16 (default 4)',
       counterBits,
     )
+    .option(
+      '--duration <duration>',
+      'a time window (--kind window): keep every key of the last DURATION (90s, 15m, 24h, 7d), with at most --capacity keys arriving per DURATION',
+      durationFlag,
+    )
     .option('-f, --force', 'replace FILE if it exists')
     .addOption(waitFlag())
     .addHelpText(
       'after',
-      '\nExample:\n  bloomkit create seen.bf --capacity 10000000 --fpr 0.001 --kind blocked',
+      '\nExamples:\n  bloomkit create seen.bf --capacity 10000000 --fpr 0.001 --kind blocked\n  bloomkit create day.bf --kind window --capacity 1000000 --fpr 0.001 --duration 24h',
     )
     .action(async (file: string, o) => {
       exit(
@@ -54,6 +61,7 @@ export const registerCreate: Registration = (program, { exit, writer }) => {
             hashes: o.hashes,
             seed: o.seed,
             counterBits: o.counterBits,
+            duration: o.duration,
           },
           o.force === true,
           writer(o),
@@ -61,3 +69,12 @@ export const registerCreate: Registration = (program, { exit, writer }) => {
       );
     });
 };
+
+/** `--duration`: a time with its unit, at least 1 ms. */
+function durationFlag(text: string): number {
+  const ms = parseDuration(text);
+  if (Number.isSafeInteger(ms) && ms >= 1) return ms;
+  throw new CliError(
+    `--duration must be a time such as 500ms, 90s, 15m, 24h or 7d (at least 1 ms), got '${text}'`,
+  );
+}

@@ -44,6 +44,8 @@ export function reserveArgs(o: RedisFilterOptions): string[] {
     'SEED',
     String(o.seed ?? 0),
     ...(o.counterBits === undefined ? [] : ['COUNTERBITS', String(o.counterBits)]),
+    ...(o.growth === undefined ? [] : ['GROWTH', String(o.growth)]),
+    ...(o.tightening === undefined ? [] : ['TIGHTENING', String(o.tightening)]),
     ...(o.exceptions ? ['EXCEPTIONS'] : []),
   ];
 }
