@@ -48,8 +48,23 @@ function table(text: string, heading = ''): string[][] {
 /** Numbers of every cell but the first (the row's name, whose numbers are parameters, not results). */
 const resultNumbers = (row: string[]) => numbers(row.slice(1).join(' | '));
 
-describe("the root README's benchmark section", () => {
-  const readme = read('README.md');
+describe("the root README's benchmark summary", () => {
+  it('gives the goals table row by row as results/quick.md does', () => {
+    const readme = read('README.md');
+    const summary = readme.slice(readme.indexOf('## Benchmark summary'), readme.indexOf('## Packages'));
+    const ours = table(summary);
+    const theirs = table(read('apps/bench/results/quick.md'), '### Goals');
+    expect(ours.length).toBe(theirs.length);
+    ours.forEach((row, i) => {
+      expect(row[1], row[0]).toBe(theirs[i]![1]); // met / short
+      for (const value of resultNumbers(row))
+        expect(resultNumbers(theirs[i]!), `${row[0]}: ${value}`).toContain(value);
+    });
+  });
+});
+
+describe("the bench README's latest results", () => {
+  const readme = read('apps/bench/README.md');
   const section = readme.slice(readme.indexOf('<!-- bench:start -->'), readme.indexOf('<!-- bench:end -->'));
   const quick = read('apps/bench/results/quick.md');
 
