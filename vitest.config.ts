@@ -3,6 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+
+// Colour codes only on a terminal: a log file or CI gets plain text (the workers inherit this, and their
+// assertion diffs are where the codes came from).
+if (!process.stdout.isTTY && process.env.FORCE_COLOR === undefined) process.env.NO_COLOR = '1';
 const packages = readdirSync(new URL('./packages', import.meta.url));
 
 /** Tests import sibling packages from source, so `pnpm test` needs no build first (exact matches only). */

@@ -5,11 +5,36 @@ import { describe, expect, it } from 'vitest';
 import { main, parseArgs } from '../src/cli.js';
 import { HEADLINE } from '../src/plan.js';
 
+/**
+ * What `main` prints on stdout and stderr while `run` runs, kept out of the test log (the bench's tables are for a
+ * reader of a run, not of the test suite) and returned for the test to check.
+ */
+async function printedBy(run: () => Promise<unknown>): Promise<string> {
+  let printed = '';
+  const { stdout, stderr } = process;
+  const out = stdout.write;
+  const err = stderr.write;
+  const keep = ((text: string | Uint8Array) => {
+    printed += String(text);
+    return true;
+  }) as typeof process.stdout.write;
+  stdout.write = keep;
+  stderr.write = keep;
+  try {
+    await run();
+  } finally {
+    stdout.write = out;
+    stderr.write = err;
+  }
+  return printed;
+}
+
 describe('pnpm bench (tiny sizes, real child processes)', () => {
   it('runs the quick plan at a tiny n: every headline contender in a child process, table, JSON, charts', async () => {
     const out = `${mkdtempSync(join(tmpdir(), 'bloomkit-bench-'))}/`;
-    await main(['--sizes', '3000', '--reps', '2', '--out', out]);
+    const printed = await printedBy(() => main(['--sizes', '3000', '--reps', '2', '--out', out]));
     const markdown = readFileSync(join(out, 'quick.md'), 'utf8');
+    expect(printed).toContain('| bloomkit standard |'); // the table goes to stdout too
     expect(markdown).toContain('### URL keys, n = 3000, p = 0.01');
     expect(markdown).toContain('| bloomkit standard |');
     expect(markdown).toContain('| standard ≥ 1.3× bloomfilter (n = 3000');
@@ -29,17 +54,7 @@ describe('pnpm bench (tiny sizes, real child processes)', () => {
   }, 120_000);
 
   it('prints help, and refuses a typo in --only before measuring or writing anything', async () => {
-    let printed = '';
-    const write = process.stdout.write;
-    process.stdout.write = ((text: string) => {
-      printed += text;
-      return true;
-    }) as typeof process.stdout.write;
-    try {
-      await main(['--help']);
-    } finally {
-      process.stdout.write = write;
-    }
+    const printed = await printedBy(() => main(['--help']));
     expect(printed).toContain('Usage: pnpm bench');
     expect(printed).toContain('bloomkit-standard');
     await expect(main(['--only', 'bloomkit-standrad'])).rejects.toThrow(
@@ -81,7 +96,7 @@ describe('pnpm bench --from', () => {
   it('re-renders the charts of a saved run without measuring', async () => {
     const out = `${mkdtempSync(join(tmpdir(), 'bloomkit-bench-from-'))}/`;
     const saved = new URL('../results/quick.json', import.meta.url).pathname;
-    await main(['--from', saved, '--out', out]);
+    await printedBy(() => main(['--from', saved, '--out', out]));
     const svg = readFileSync(join(out, 'throughput.svg'), 'utf8');
     expect(svg).toContain('bloomkit standard');
   });

@@ -68,9 +68,10 @@ growing with the stream, so the rate holds for any number of lines. --fixed make
 --capacity lines: faster, but past its capacity the rate rises; that is warned on stderr the moment it happens,
 and the run exits with status 3.
 
---window makes a filter that forgets: a line repeats only if it was seen within the window (the last N lines,
-or the last 24h with --capacity N lines per 24h; more lines than that shorten its memory, never raising the
-rate). Its memory is constant however long the stream. With --state, the window carries over between runs;
+--window makes a filter that forgets: a line seen within the window (the last N lines, or the last 24h with
+--capacity N lines per 24h) is always dropped; an older line is forgotten gradually, all of them after about
+1.45-1.81 windows of lines (2.6-3.5 durations). More lines than --capacity per duration shorten its memory, never
+raising the rate. Its memory is constant however long the stream. With --state, the window carries over between runs;
 with --redis, one window is shared by every machine.
 
 With --state, a run waits for another run on the same state file, and SIGINT, SIGTERM or SIGHUP stop it cleanly:
