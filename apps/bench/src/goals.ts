@@ -219,7 +219,7 @@ function bitsGoal(rows: readonly Row[]): GoalResult | undefined {
   };
 }
 
-/** Serialize speed at the largest size ≥ 10^6, and in-place deserialize in constant time. */
+/** Serialize speed at the largest size ≥ 10^6, and in-place deserialize under 0.1 ms at every size (it copies no bits, but its time is not constant: 1 µs at 10^5, 12 µs at 10^6 and 15 µs at 10^7 keys on 2026-11-25). */
 function serializeGoals(rows: readonly Row[], sizes: readonly number[]): (GoalResult | undefined)[] {
   const biggest = sizes.filter((size) => size >= 1_000_000).at(-1);
   if (biggest === undefined) return [];
@@ -238,7 +238,7 @@ function serializeGoals(rows: readonly Row[], sizes: readonly number[]): (GoalRe
   if (inPlace.length > 0) {
     const times = inPlace.map((r) => r.deserializeInPlaceMs!);
     out.push({
-      goal: 'deserialize without copying in constant time',
+      goal: 'deserialize without copying in under 0.1 ms at every size',
       met: Math.max(...times) < 0.1,
       detail: inPlace
         .map((r) => `n=${r.workload.n}: ${(r.deserializeInPlaceMs! * 1000).toFixed(1)} µs`)
