@@ -84,3 +84,16 @@ describe('Node versions', () => {
     expect(read('README.md')).not.toMatch(/Node\.js 20(?![.\d])/);
   });
 });
+
+describe('TypeScript settings', () => {
+  it('the root README names the set-up that cannot work, its error and its fix (the release test checks each)', () => {
+    const readme = read('README.md');
+    const release = read('docs/test/release.spec.ts');
+    expect(readme).toContain('error TS1479');
+    expect(release).toContain("fails: 'error TS1479'");
+    for (const setting of ['bundler', 'nodenext', 'node16', 'node10']) {
+      expect(readme, setting).toContain(`\`${setting}\``);
+      expect(release, setting).toContain(`'${setting}`);
+    }
+  });
+});

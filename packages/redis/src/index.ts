@@ -1,6 +1,7 @@
 export type { FileChunk } from './chunks.js';
 export type { RedisClient } from './client.js';
 export { FilterNotFoundError, RedisFilterError } from './errors.js';
+export { DEFAULT_SHARD_BYTES, type RedisFilterOptions } from './filter-params.js';
 export { type FunctionsStatus, functionsSource, functionsVersion } from './functions.js';
 export { type RedisStorage, redisKindNames } from './kinds.js';
 export type { LocalFilter } from './local.js';
@@ -9,9 +10,7 @@ export {
   type RedisFilterParams,
 } from './params.js';
 export {
-  DEFAULT_SHARD_BYTES,
   RedisBloomFilter,
   type RedisFilterInfo,
-  type RedisFilterOptions,
 } from './redis-bloom-filter.js';
 export { ClockSkewError, DEFAULT_CLOCK_TOLERANCE_MS } from './window-clock.js';
