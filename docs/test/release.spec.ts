@@ -185,6 +185,31 @@ describe('pnpm release:pack', () => {
     }
   });
 
+  it("versions every pending changeset into the CHANGELOG.md of each package it names, under the release's version", async () => {
+    const pending = readdirSync(join(root, '.changeset'))
+      .filter((file) => file.endsWith('.md') && file !== 'README.md')
+      .map((file) => {
+        const text = readFileSync(join(root, '.changeset', file), 'utf8');
+        const [, front, body] = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(text)!;
+        const packages = [...front!.matchAll(/^"(@bloomkit\/[\w-]+)": (major|minor|patch)$/gm)].map(
+          (m) => m[1]!,
+        );
+        // Its first words, as a changelog entry begins (changesets keep the text, folding nothing).
+        return { file, packages, opening: body!.trim().split('\n')[0]!.slice(0, 60) };
+      });
+    expect(pending.length).toBeGreaterThan(10);
+    for (const entry of manifest) {
+      const changelog = await run(
+        'tar',
+        ['-xzOf', join(release, entry.file), 'package/CHANGELOG.md'],
+        release,
+      );
+      expect(changelog, entry.name).toContain(`## ${entry.version}`);
+      for (const change of pending.filter((one) => one.packages.includes(entry.name)))
+        expect(changelog, `${entry.name}: ${change.file}`).toContain(change.opening);
+    }
+  });
+
   const libraries = readdirSync(join(root, 'packages')).filter((dir) => {
     const json = JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8'));
     return json.private !== true && json.bin === undefined;
