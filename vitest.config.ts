@@ -4,8 +4,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
-// Colour codes only on a terminal: a log file or CI gets plain text (the workers inherit this, and their
-// assertion diffs are where the codes came from).
+// Colour codes only on a terminal: a log file or CI gets plain text. (`pnpm test` sets NO_COLOR before vitest
+// starts, see scripts/vitest.mjs; this covers a bare `vitest run`, whose workers inherit it: their assertion diffs
+// are coloured otherwise.)
 if (!process.stdout.isTTY && process.env.FORCE_COLOR === undefined) process.env.NO_COLOR = '1';
 const packages = readdirSync(new URL('./packages', import.meta.url));
 
