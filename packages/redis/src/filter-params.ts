@@ -18,6 +18,7 @@ import {
 } from '@bloomkit/scalable';
 import { WindowBloomFilter } from '@bloomkit/window';
 import { chainShapes } from './chain-shapes.js';
+import { GUARD_BYTES } from './guard.js';
 import { type RedisKind, requireRedisKind } from './kinds.js';
 import type { LocalFilter } from './local.js';
 import { MAX_SHARDS, MAX_STRING_BITS, type RedisFilterParams } from './params.js';
@@ -211,9 +212,12 @@ function sizeClass(bytes: number): number {
 
 /** One Redis string holds at most 2^32 bits. */
 function checkStringBits(where: string, kind: string, storage: RedisKind['storage'], bits: number): void {
-  if (bits > MAX_STRING_BITS) {
+  // Bits and counters are followed in their string by the 4-byte guard (guard.ts): 32 bits fewer for the payload.
+  const guarded = storage === 'bits' || storage === 'counters';
+  const most = guarded ? MAX_STRING_BITS - 8 * GUARD_BYTES : MAX_STRING_BITS;
+  if (bits > most) {
     throw new InvalidArgumentError(
-      `${where}: a ${kind} filter of ${bits} bits does not fit one Redis string (at most 2^32 bits, Redis's 512 MB limit)${storage === 'shards' ? '; use more shards' : "; use kind 'blocked', which shards over many keys"}`,
+      `${where}: a ${kind} filter of ${bits} bits does not fit one Redis string (at most ${guarded ? "2^32 − 32 bits: 512 MB, Redis's limit, less the 4-byte guard" : "2^32 bits, Redis's 512 MB limit"})${storage === 'shards' ? '; use more shards' : "; use kind 'blocked', which shards over many keys"}`,
     );
   }
 }

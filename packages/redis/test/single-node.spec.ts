@@ -167,8 +167,24 @@ describe('create, open, import, drop', () => {
     await expect(
       RedisBloomFilter.create(client, 'big', { kind: 'standard', bits: 2 ** 33, hashes: 3 }),
     ).rejects.toThrow(
-      /does not fit one Redis string \(at most 2\^32 bits, Redis's 512 MB limit\); use kind 'blocked'/,
+      /does not fit one Redis string \(at most 2\^32 − 32 bits: 512 MB, Redis's limit, less the 4-byte guard\); use kind 'blocked'/,
     );
+    // The largest that fits, and the smallest that does not: refused before anything is written.
+    for (const [kind, bits, counterBits] of [
+      ['standard', 2 ** 32 - 31, undefined],
+      ['counting', 2 ** 29 - 3, 8],
+    ] as const) {
+      await expect(
+        RedisBloomFilter.create(client, 'edge', {
+          kind,
+          bits,
+          hashes: 1,
+          ...(counterBits === undefined ? {} : { counterBits }),
+        }),
+        kind,
+      ).rejects.toThrow(/at most 2\^32 − 32 bits/);
+    }
+    expect(await client.keys('bloomkit:{edge}:*')).toEqual([]);
     const counting = await RedisBloomFilter.create(client, 'deletable', {
       kind: 'counting',
       capacity: 100,
