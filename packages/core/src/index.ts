@@ -39,4 +39,5 @@ export {
 export type { ByteSource } from './parts.js';
 export { derivePositions, type Geometry, MAX_BITS } from './positions.js';
 export { capacityFor, chooseShape, type FilterShape } from './sizing.js';
+export { type ShapeQuestion, type SolvedShape, solveShape } from './solve-shape.js';
 export { MAX_CLOCK_MS } from './validate.js';

@@ -12,6 +12,7 @@ export {
   MAX_BITSET_BYTES,
   MIN_BITSET_BYTES,
   parquetBitsetBytes,
+  splitBlockBitsetBytes,
   splitBlockFalsePositiveRate,
   splitBlockLayout,
 } from './sizing.js';

@@ -66,6 +66,23 @@ export function bitsetBytesForRate(where: string, capacity: number, fpr: number)
   );
 }
 
+/**
+ * The bitset `SplitBlockBloomFilter.create(capacity, fpr)` chooses (its default sizing, `'rate'`): the smallest power
+ * of two in [32 B, 128 MiB] whose {@link splitBlockFalsePositiveRate} at `capacity` values is at most `fpr`, in bytes.
+ * InvalidArgumentError for a capacity that is not a positive safe integer, a rate outside (0, 1), or a capacity
+ * 128 MiB cannot hold at that rate.
+ */
+export function splitBlockBitsetBytes(capacity: number, fpr: number): number {
+  const where = 'splitBlockBitsetBytes';
+  if (!Number.isSafeInteger(capacity) || capacity < 1) {
+    throw new InvalidArgumentError(
+      `${where}: capacity must be an integer in [1, 2^53 - 1], got ${String(capacity)}`,
+    );
+  }
+  checkRate(where, 'fpr', fpr);
+  return bitsetBytesForRate(where, capacity, fpr);
+}
+
 /** Throws unless `value` is a number in (0, 1). */
 export function checkRate(where: string, parameter: string, value: unknown): asserts value is number {
   if (typeof value !== 'number' || !(value > 0 && value < 1)) {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   parquetBitsetBytes,
   SplitBlockBloomFilter,
+  splitBlockBitsetBytes,
   splitBlockFalsePositiveRate,
   xxh64,
 } from '../src/index.js';
@@ -180,10 +181,14 @@ describe('SplitBlockBloomFilter', () => {
       [10, 0.5],
     ] as const) {
       const filter = SplitBlockBloomFilter.create(n, p);
+      expect(filter.blocks * 32).toBe(splitBlockBitsetBytes(n, p));
       expect(splitBlockFalsePositiveRate(filter.blocks, n)).toBeLessThanOrEqual(p);
       if (filter.blocks > 1) expect(splitBlockFalsePositiveRate(filter.blocks / 2, n)).toBeGreaterThan(p);
     }
     expect(() => SplitBlockBloomFilter.create(1e12, 1e-9)).toThrow(/128 MiB/);
+    expect(() => splitBlockBitsetBytes(1e12, 1e-9)).toThrow(/^splitBlockBitsetBytes: .*128 MiB/);
+    expect(() => splitBlockBitsetBytes(0, 0.01)).toThrow(/capacity must be an integer in \[1, /);
+    expect(() => splitBlockBitsetBytes(10, 0)).toThrow(/fpr/);
   });
 
   it('folds to the filter built at the smaller size, bit for bit; foldTo keeps the rate', () => {

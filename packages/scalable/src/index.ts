@@ -1,5 +1,6 @@
 export { ScalableBloomFilter, type ScalableOptions, scalableKind } from './scalable-bloom-filter.js';
 export {
+  chainAt,
   checkGrowthFactor,
   DEFAULT_GROWTH,
   DEFAULT_TIGHTENING,

@@ -172,3 +172,31 @@ export function checkGrowth(
     );
   }
 }
+
+/**
+ * The sub-filters a scalable filter of `schedule` holds after `keys` distinct adds, sized as `create` sizes them:
+ * the chain grows when its newest sub-filter holds its capacity, so it holds the first sub-filters whose capacities
+ * sum to at least `keys` (the newest allocated whole). Their bits summed are the filter's memory at that size. A new
+ * key that looks present already is not inserted, so a real chain grows a little later than this, never earlier.
+ * InvalidArgumentError for a bad schedule (as `create`), for `keys` not in [1, 2^53 − 1], and for a size past
+ * {@link MAX_SUB_FILTERS} sub-filters or past the rates a sub-filter can have.
+ */
+export function chainAt(schedule: Schedule, keys: number): SubFilterShape[] {
+  const where = 'chainAt';
+  const checked = checkSchedule(where, schedule);
+  checkInteger(where, 'keys', keys, 1, Number.MAX_SAFE_INTEGER);
+  const shapes: SubFilterShape[] = [];
+  for (let held = 0; held < keys; ) {
+    checkGrowth(where, checked, shapes.length + 1, InvalidArgumentError);
+    let shape: SubFilterShape;
+    try {
+      shape = subFilterShape(checked, shapes.length);
+    } catch (error) {
+      const why = error instanceof Error ? error.message.replace(/^\w+: /, '') : String(error);
+      throw new InvalidArgumentError(`${where}: sub-filter ${shapes.length} of ${keys} keys: ${why}`);
+    }
+    shapes.push(shape);
+    held += shape.capacity;
+  }
+  return shapes;
+}

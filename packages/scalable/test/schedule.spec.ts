@@ -1,6 +1,8 @@
-import { BloomError, FormatError } from '@bloomkit/core';
+import { BloomError, FormatError, InvalidArgumentError } from '@bloomkit/core';
 import { describe, expect, it } from 'vitest';
+import { ScalableBloomFilter } from '../src/index.js';
 import {
+  chainAt,
   checkGrowth,
   checkSchedule,
   DEFAULT_GROWTH,
@@ -8,6 +10,7 @@ import {
   MAX_SUB_FILTERS,
   subCapacities,
   subCapacity,
+  subFilterShape,
   subFprs,
 } from '../src/schedule.js';
 
@@ -83,5 +86,42 @@ describe('schedule', () => {
     expect(() =>
       checkSchedule('T', { initialCapacity: 0.5, fpr: 0.01, growth: 2, tightening: 0.85 }),
     ).toThrow(/initialCapacity/);
+  });
+});
+
+describe('chainAt', () => {
+  it('is the chain a filter holds after as many distinct adds (sub-filters and bits)', () => {
+    for (const [n0, growth, tightening, keys] of [
+      [100, 1.5, 0.93, 1],
+      [100, 1.5, 0.93, 100],
+      [100, 1.5, 0.93, 101],
+      [1000, 2, 0.85, 50_000],
+      [37, 1.125, 0.5, 9_999],
+    ] as const) {
+      const schedule = { initialCapacity: n0, fpr: 1e-9, growth, tightening };
+      const filter = ScalableBloomFilter.create(n0, 1e-9, { growth, tightening, seed: 3 });
+      for (let i = 0; i < keys; i++) filter.add(`key ${i}`);
+      const chain = chainAt(schedule, keys);
+      expect(chain.map((_, i) => subFilterShape(schedule, i))).toEqual(chain);
+      expect([filter.filterCount, filter.bits]).toEqual([
+        chain.length,
+        chain.reduce((sum, shape) => sum + shape.bits, 0),
+      ]);
+    }
+  });
+
+  it('refuses a bad schedule, a bad size and a chain past 512 sub-filters, naming each', () => {
+    const schedule = { initialCapacity: 1, fpr: 0.01, growth: 1.5, tightening: 0.93 };
+    expect(() => chainAt({ ...schedule, growth: 5 }, 10)).toThrow(
+      /^chainAt: growth must be a number in \[1.125, 4\]/,
+    );
+    expect(() => chainAt({ ...schedule, tightening: 1 }, 10)).toThrow(
+      /^chainAt: tightening must be in \(0, 1\)/,
+    );
+    expect(() => chainAt(schedule, 0)).toThrow(/^chainAt: keys must be an integer in \[1, /);
+    expect(() => chainAt({ ...schedule, growth: 1.125 }, 2 ** 53 - 1)).toThrow(InvalidArgumentError);
+    expect(() => chainAt({ ...schedule, growth: 1.125 }, 2 ** 53 - 1)).toThrow(
+      /^chainAt: (.*512 sub-filters|.*2\^53|.*2\^-1022|sub-filter \d+ of \d+ keys: capacity \d+ at fpr .* needs more than 2\^48 bits)/,
+    );
   });
 });

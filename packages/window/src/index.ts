@@ -7,4 +7,4 @@ export {
   type WindowRing,
   windowKind,
 } from './window-bloom-filter.js';
-export { MAX_AGE_SLICES, type WindowShape, windowRate } from './window-sizing.js';
+export { MAX_AGE_SLICES, type WindowShape, windowPresence, windowRate } from './window-sizing.js';

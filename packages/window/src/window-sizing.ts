@@ -61,6 +61,33 @@ export function windowRate(hashes: number, ageSlices: number, sliceBits: number,
 }
 
 /**
+ * The probability that a key added `age` generations ago (0: the current generation) is still present, in the
+ * oldest-full ring of {@link windowRate}: the key set its bit in the slices then of ages 0 … k − 1, which are now of
+ * ages age … age + k − 1; those up to age k + l − 1 still hold it for certain, the rest were cleared and reused as
+ * the newest slices. The key is present when some k consecutive slices hold its bit, the others by chance (each
+ * with its fill), so this is {@link runRate} with those slices' coins certain. It is 1 for age ≤ l (the window) and
+ * falls to the false-positive rate once age ≥ k + l (every slice of the key cleared): this is the curve of how a
+ * window forgets. Exact for independent uniform positions, with every generation holding `generation` keys.
+ */
+export function windowPresence(
+  hashes: number,
+  ageSlices: number,
+  sliceBits: number,
+  generation: number,
+  age: number,
+): number {
+  if (age <= ageSlices) return 1;
+  const slices = hashes + ageSlices;
+  const perKey = Math.log1p(-1 / sliceBits);
+  const fills: number[] = [];
+  for (let i = 0; i < slices; i++) {
+    const own = i >= age && i < age + hashes;
+    fills.push(own ? 1 : -Math.expm1(Math.min(i + 1, hashes) * generation * perKey));
+  }
+  return runRate(fills, hashes);
+}
+
+/**
  * The probability that independent coins with these heads-probabilities, in order, show a run of `run` heads:
  * a walk over the length of the current run (states 0 … run − 1), summing the mass that reaches `run`.
  */

@@ -1,11 +1,9 @@
 import {
   blockedLayout,
-  capacityFor,
-  chooseShape,
   falsePositiveRate,
   type Layout,
-  MAX_HASHES,
   partitionedLayout,
+  solveShape,
   standardLayout,
 } from '@bloomkit/core';
 import { CliError, EXIT } from '../errors.js';
@@ -32,15 +30,7 @@ export interface CalcRow {
 /** The layouts whose rates differ (counting has the standard rate; scalable is a chain of partitioned ones). */
 const LAYOUTS: readonly Layout[] = [standardLayout, partitionedLayout, blockedLayout];
 
-/**
- * Solves for the unknowns of (n, p, m, k) in every layout, with the layout's exact rate (core's parameter math):
- * - n, p: the smallest m and its k (what `create` picks);
- * - n, m: the k with the lowest rate, and that rate;
- * - m, p: the k that holds the most keys, and how many;
- * - n, k or m, k: the other size for which k is optimal (m/n = k / ln 2), and the rate;
- * - p, k: the bits per key that reach p with k;
- * - three or four given: whatever is missing, or the rate of the given shape.
- */
+/** Solves for the unknowns of (n, p, m, k) in every layout, with core's `solveShape` (the layout's exact rate). */
 export function solve(input: CalcInput): CalcRow[] {
   const known = (['n', 'p', 'm', 'k'] as const).filter((name) => input[name] !== undefined);
   if (known.length < 2) {
@@ -53,91 +43,17 @@ export function solve(input: CalcInput): CalcRow[] {
       'calc: --capacity, --bits and --fpr together over-determine the filter (the rate of n keys in m bits is fixed by k); give two of them, with or without --hashes',
     );
   }
-  return LAYOUTS.map((layout) => solveLayout(layout, input));
-}
-
-function solveLayout(layout: Layout, { n, p, m, k }: CalcInput): CalcRow {
-  const row = (rn: number | null, rp: number, rm: number | null, rk: number, perKey?: number): CalcRow => ({
-    layout: layout.name,
-    n: rn,
-    p: rp,
-    m: rm,
-    k: rk,
-    bitsPerKey: perKey ?? rm! / rn!,
+  return LAYOUTS.map((layout) => {
+    const shape = solveShape({ capacity: input.n, fpr: input.p, bits: input.m, hashes: input.k }, layout);
+    return {
+      layout: layout.name,
+      n: shape.capacity,
+      p: shape.fpr,
+      m: shape.bits,
+      k: shape.hashes,
+      bitsPerKey: shape.bitsPerKey,
+    };
   });
-  const unitUp = (bits: number, hashes: number) =>
-    Math.ceil(bits / layout.bitsUnit(hashes)) * layout.bitsUnit(hashes);
-  if (n !== undefined && m !== undefined && k !== undefined) {
-    const bits = unitUp(m, k);
-    return row(n, layout.falsePositiveRate(bits, n, k), bits, k);
-  }
-  if (n !== undefined && p !== undefined && k !== undefined) {
-    const bits = smallestBits(layout, n, p, k);
-    return row(n, layout.falsePositiveRate(bits, n, k), bits, k);
-  }
-  if (m !== undefined && p !== undefined && k !== undefined) {
-    const bits = unitUp(m, k);
-    return row(capacityFor(bits, k, p, layout), p, bits, k);
-  }
-  if (n !== undefined && m !== undefined) return bestK(layout, n, m, row);
-  if (n !== undefined && p !== undefined) {
-    const shape = chooseShape(n, p, layout, 'calc');
-    return row(n, shape.predictedFpr, shape.bits, shape.hashes);
-  }
-  if (m !== undefined && p !== undefined) {
-    let best = row(0, p, m, 1);
-    for (let hashes = 1; hashes <= MAX_HASHES; hashes++) {
-      const bits = unitUp(m, hashes);
-      const keys = capacityFor(bits, hashes, p, layout);
-      if (keys > best.n!) best = row(keys, p, bits, hashes);
-    }
-    return best;
-  }
-  if (k !== undefined && (n !== undefined || m !== undefined)) {
-    const keys = n ?? Math.max(1, Math.floor((m! * Math.LN2) / k));
-    const bits = unitUp(m ?? Math.ceil((k * keys) / Math.LN2), k);
-    return row(keys, layout.falsePositiveRate(bits, keys, k), bits, k);
-  }
-  // p and k: the bits per key, from a nominal 10^6 keys (the rate depends on m/n only, for large n).
-  const nominal = 1_000_000;
-  const bits = smallestBits(layout, nominal, p!, k!);
-  return row(null, layout.falsePositiveRate(bits, nominal, k!), null, k!, bits / nominal);
-}
-
-/** The k with the lowest rate for n keys in m bits. */
-function bestK(
-  layout: Layout,
-  n: number,
-  m: number,
-  row: (n: number, p: number, m: number, k: number) => CalcRow,
-): CalcRow {
-  let best: CalcRow | undefined;
-  for (let hashes = 1; hashes <= MAX_HASHES; hashes++) {
-    const unit = layout.bitsUnit(hashes);
-    const bits = Math.ceil(m / unit) * unit;
-    const rate = layout.falsePositiveRate(bits, n, hashes);
-    if (best === undefined || rate < best.p) best = row(n, rate, bits, hashes);
-  }
-  return best!;
-}
-
-/** The smallest m (in the layout's unit) whose rate with n keys and k hashes is at most p. */
-function smallestBits(layout: Layout, n: number, p: number, k: number): number {
-  const unit = layout.bitsUnit(k);
-  const fits = (units: number) => layout.falsePositiveRate(units * unit, n, k) <= p;
-  let hi = 1;
-  while (!fits(hi)) {
-    if (hi * unit > layout.maxBits)
-      throw new CliError(`calc: ${n} keys at ${p} with k = ${k} need more than ${layout.maxBits} bits`);
-    hi *= 2;
-  }
-  let lo = Math.floor(hi / 2);
-  while (hi - lo > 1) {
-    const mid = Math.floor((lo + hi) / 2);
-    if (fits(mid)) hi = mid;
-    else lo = mid;
-  }
-  return hi * unit;
 }
 
 /** `calc`: the rows as a table (or JSON). */
