@@ -7,7 +7,7 @@ import {
   readHeader,
 } from '@bloomkit/core';
 import type { FilterClass, ReadOptions } from './filter-class.js';
-import { describeKinds, kindById, kindByName } from './kinds.js';
+import { type AnyFilter, describeKinds, kindById, kindByName } from './kinds.js';
 
 /** A filter read from bytes of any kind, with what its header said and its kind's class. */
 export interface AnyDecoded {
@@ -15,8 +15,12 @@ export interface AnyDecoded {
   readonly header: FilterHeader;
   /** The class of the kind the header names, from the table. */
   readonly Class: FilterClass;
-  /** The filter the file holds, read by that class. */
-  readonly filter: BloomFilter;
+  /**
+   * The filter the file holds, read by that class: one of the built-in kinds ({@link AnyFilter}: narrow it with
+   * `instanceof`, e.g. `filter instanceof ScalableBloomFilter`), or the filter of a kind added with `registerKind`
+   * (the exceptions kind, a private kind), which is a {@link BloomFilter}.
+   */
+  readonly filter: AnyFilter | BloomFilter;
 }
 
 /** The class of the kind a file's header names; a kind the table does not hold is a FormatError listing the known. */
@@ -47,7 +51,7 @@ export function deserializeAny(bytes: ByteSource, options?: ReadOptions): AnyDec
 }
 
 /** Reads the JSON form of any kind (`toJSON()`'s object or its text): its `kind` names the class that reads it. */
-export function fromJSONAny(json: unknown, options?: ReadOptions): BloomFilter {
+export function fromJSONAny(json: unknown, options?: ReadOptions): AnyFilter | BloomFilter {
   let value = json;
   if (typeof value === 'string') {
     try {

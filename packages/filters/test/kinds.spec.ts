@@ -1,12 +1,13 @@
 import { BlockedBloomFilter } from '@bloomkit/blocked';
-import { FormatError, InvalidArgumentError } from '@bloomkit/core';
+import { type BloomFilter, FormatError, InvalidArgumentError } from '@bloomkit/core';
 import { CountingBloomFilter } from '@bloomkit/counting';
 import { PartitionedBloomFilter } from '@bloomkit/partitioned';
 import { ScalableBloomFilter } from '@bloomkit/scalable';
 import { StandardBloomFilter } from '@bloomkit/standard';
 import { urlKeys } from '@bloomkit/testkit';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
+  type AnyFilter,
   classOf,
   createFilter,
   deserializeAny,
@@ -152,5 +153,21 @@ describe('a new kind by the recipe (one class with its record, one entry in the 
     expect(() => registerKind(like({ ...record, id: 256, name: 'other' }))).toThrow(/\[1, 255\]/);
     expect(() => registerKind(like({ ...record, id: 201, name: 'Bad Name' }))).toThrow(/lower-case/);
     expect(() => registerKind({} as never)).toThrow(InvalidArgumentError);
+  });
+});
+
+describe('the types of what deserializeAny and fromJSONAny return', () => {
+  it('is the union of the built-in kinds (and BloomFilter for a registered kind), narrowed by instanceof', () => {
+    const scalable = ScalableBloomFilter.create(100, 0.01);
+    scalable.add('a');
+    const read = deserializeAny(scalable.serialize());
+    expectTypeOf(read.filter).toEqualTypeOf<AnyFilter | BloomFilter>();
+    expectTypeOf(fromJSONAny(scalable.toJSON())).toEqualTypeOf<AnyFilter | BloomFilter>();
+    expectTypeOf<ScalableBloomFilter>().toExtend<AnyFilter>();
+    expectTypeOf<CountingBloomFilter>().toExtend<AnyFilter>();
+    const filter = read.filter;
+    // Narrowed, the kind's own members are there: a compile error here would be a wrong declaration.
+    const subFilters = filter instanceof ScalableBloomFilter ? filter.filterCount : -1;
+    expect(subFilters).toBe(1);
   });
 });
