@@ -50,6 +50,8 @@ const QUICK_ONLY: Record<string, readonly string[]> = {
   cli: ['test/kinds.spec.ts', 'test/line-batch.spec.ts'],
   redis: ['test/positions.spec.ts'],
   bench: [],
+  // The page runs in headless Chromium.
+  sizer: [],
 };
 const included = (name: string): string[] => [
   ...((quick ? QUICK_ONLY[name] : undefined) ?? ['test/**/*.spec.ts']),
@@ -102,6 +104,19 @@ export default defineConfig({
           exclude: excluded('bench'),
           setupFiles: [`${root}vitest.setup.ts`],
           testTimeout: 120_000,
+        },
+      },
+      {
+        // The sizer page in headless Chromium (apps/sizer), driven with real input events.
+        resolve: { alias },
+        test: {
+          name: 'sizer',
+          root: `${root}apps/sizer`,
+          include: included('sizer'),
+          exclude: excluded('sizer'),
+          setupFiles: [`${root}vitest.setup.ts`],
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
         },
       },
     ],

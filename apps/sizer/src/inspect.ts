@@ -1,0 +1,121 @@
+import { type BloomFilter, type Key, readHeader } from '@bloomkit/core';
+import { CountingBloomFilter } from '@bloomkit/counting';
+import { ExceptionFilter } from '@bloomkit/exceptions';
+import { classOf, deserializeAny } from '@bloomkit/filters';
+import { SplitBlockBloomFilter, valueFromText } from '@bloomkit/parquet';
+import { ScalableBloomFilter } from '@bloomkit/scalable';
+import { WindowBloomFilter } from '@bloomkit/window';
+import { bytes, duration, grouped, rate } from './numbers.js';
+import { type Row, row } from './rows.js';
+
+/**
+ * What a bloomkit file holds: its header (`readHeader`, the checksum verified), then the filter of its kind
+ * (`deserializeAny`), its fill and the rate it answers with now; and the answers it gives for keys typed in.
+ */
+
+/** A file read: its facts, and its filter to ask. */
+export interface Inspected {
+  readonly rows: readonly Row[];
+  readonly filter: BloomFilter;
+}
+
+const HASHES: Record<number, string> = { 1: 'MurmurHash3 x86_128', 2: 'XXH64' };
+
+/** Reads `file` (the bytes of a bloomkit file); a file that is not one is the library's FormatError. */
+export function inspect(name: string, file: Uint8Array): Inspected {
+  const header = readHeader(file);
+  const { filter, Class } = deserializeAny(file);
+  const estimate = filter.estimatedCount();
+  const rows: Row[] = [
+    row('file', 'file', name),
+    row('kind', 'kind', Class.kind.name, `${Class.kind.name} (id ${header.kind}, ${Class.kind.className})`),
+    row('version', 'format version', header.version),
+    row(
+      'hash',
+      'hash',
+      header.hashAlgorithm,
+      HASHES[header.hashAlgorithm] ?? `algorithm ${header.hashAlgorithm}`,
+    ),
+    row('seed', 'seed', header.seed, `0x${header.seed.toString(16).padStart(8, '0')}`),
+    row(
+      'byteLength',
+      'file size',
+      header.byteLength,
+      `${bytes(header.byteLength)} (params ${header.paramsLength} B, payload ${grouped(header.payloadLength)} B)`,
+    ),
+    row('checksum', 'CRC-32C', 'verified', 'verified'),
+    row('bits', 'm (bits or counters)', filter.bits, grouped(filter.bits)),
+    row('hashes', 'k', filter.hashes),
+    row('count', 'keys added (count)', filter.count, grouped(filter.count)),
+    ...(filter.capacity === undefined
+      ? []
+      : [row('capacity', 'capacity', filter.capacity, grouped(filter.capacity))]),
+    ...(filter.fpr === undefined ? [] : [row('targetFpr', 'target rate', filter.fpr, rate(filter.fpr))]),
+    row('fill', 'fill', filter.fillRatio(), `${(100 * filter.fillRatio()).toFixed(2)}%`),
+    row(
+      'estimatedCount',
+      'estimated keys (from the fill)',
+      Number.isFinite(estimate) ? Math.round(estimate) : 'every bit set',
+      Number.isFinite(estimate) ? grouped(Math.round(estimate)) : 'n/a (every bit set)',
+    ),
+    row('currentFpr', 'false-positive rate now', filter.expectedFpr(), rate(filter.expectedFpr())),
+    ...kindRows(filter),
+  ];
+  return { rows, filter };
+}
+
+/** What only some kinds have. */
+function kindRows(filter: BloomFilter): Row[] {
+  if (filter instanceof ScalableBloomFilter) {
+    return [
+      row('subFilters', 'sub-filters', filter.filterCount),
+      row('growth', 'growth g', filter.growth),
+      row('tightening', 'tightening r', filter.tightening),
+    ];
+  }
+  if (filter instanceof WindowBloomFilter) {
+    const horizon = filter.horizon;
+    const reach = filter.reach();
+    return [
+      row('window', 'window (keys)', filter.window, grouped(filter.window)),
+      row(
+        'slices',
+        'k + l slices of s bits',
+        filter.hashes + filter.ageSlices,
+        `${filter.hashes} + ${filter.ageSlices} of ${grouped(filter.sliceBits)}`,
+      ),
+      row('generation', 'g (keys a generation)', filter.generation, grouped(filter.generation)),
+      ...(filter.duration === undefined
+        ? []
+        : [row('duration', 'duration', filter.duration, duration(filter.duration))]),
+      row('reachKeys', 'keys it holds for certain now', reach.keys, grouped(reach.keys)),
+      row('horizonKeys', 'forgotten after at most (keys)', horizon.keys, grouped(horizon.keys)),
+    ];
+  }
+  if (filter instanceof CountingBloomFilter) return [row('counterBits', 'counter bits', filter.counterBits)];
+  if (filter instanceof SplitBlockBloomFilter) {
+    return [
+      row('type', 'column type', filter.type),
+      row('blocks', 'blocks of 256 bits', filter.blocks, grouped(filter.blocks)),
+    ];
+  }
+  if (filter instanceof ExceptionFilter) {
+    return [
+      row('inner', 'nested kind', classOf(filter.filter)?.kind.name ?? '?'),
+      row('exceptionCount', 'exception keys', filter.exceptionCount, grouped(filter.exceptionCount)),
+    ];
+  }
+  return [];
+}
+
+/** The answer for each line of `text` (blank lines skipped): a Parquet kind reads it as a value of its column. */
+export function ask(filter: BloomFilter, text: string): { key: string; present: boolean }[] {
+  const lines = text.split('\n').filter((line) => line !== '');
+  return lines.map((line) => {
+    const key: Key | ReturnType<typeof valueFromText> =
+      filter instanceof SplitBlockBloomFilter
+        ? valueFromText({ name: 'value', type: filter.type, logicalType: undefined }, line)
+        : line;
+    return { key: line, present: (filter as { has(key: unknown): boolean }).has(key) };
+  });
+}

@@ -1,0 +1,184 @@
+/**
+ * A line chart in SVG, drawn from the numbers the sizing code gives: lines, dots (measured points) and dashed
+ * guides (a target rate, a capacity), on linear or logarithmic axes. No library: a few dozen elements.
+ */
+
+export type Point = readonly [x: number, y: number];
+
+export interface Series {
+  readonly name: string;
+  readonly points: readonly Point[];
+  /** `line` (computed), `dots` (measured), `guide` (a dashed reference). */
+  readonly style: 'line' | 'dots' | 'guide';
+  readonly colour: string;
+}
+
+export interface PlotSpec {
+  readonly title: string;
+  readonly x: Axis;
+  readonly y: Axis;
+  readonly series: readonly Series[];
+}
+
+export interface Axis {
+  readonly label: string;
+  readonly log: boolean;
+  /** How a tick's value is written. */
+  readonly format: (value: number) => string;
+  /** Bounds; from the data when absent. */
+  readonly min?: number;
+  readonly max?: number;
+}
+
+const WIDTH = 640;
+const HEIGHT = 344;
+const MARGIN = { left: 72, right: 16, top: 28, bottom: 68 };
+const SVG = 'http://www.w3.org/2000/svg';
+
+/** The chart as an `<svg>` element, with a legend; `data-series` on each drawn series names it. */
+export function plot(spec: PlotSpec): SVGSVGElement {
+  const svg = element('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': spec.title });
+  const all = spec.series.flatMap((series) => series.points);
+  const xs = scale(
+    spec.x,
+    all.map(([x]) => x),
+    MARGIN.left,
+    WIDTH - MARGIN.right,
+  );
+  const ys = scale(
+    spec.y,
+    all.map(([, y]) => y),
+    HEIGHT - MARGIN.bottom,
+    MARGIN.top,
+  );
+  svg.append(text(spec.title, MARGIN.left, 16, { 'font-weight': '600' }));
+  for (const tick of xs.ticks) {
+    const at = xs.at(tick);
+    svg.append(line(at, MARGIN.top, at, HEIGHT - MARGIN.bottom, '#e3e3e3'));
+    svg.append(text(spec.x.format(tick), at, HEIGHT - MARGIN.bottom + 16, { 'text-anchor': 'middle' }));
+  }
+  for (const tick of ys.ticks) {
+    const at = ys.at(tick);
+    svg.append(line(MARGIN.left, at, WIDTH - MARGIN.right, at, '#e3e3e3'));
+    svg.append(text(spec.y.format(tick), MARGIN.left - 6, at + 4, { 'text-anchor': 'end' }));
+  }
+  svg.append(
+    text(spec.x.label, (MARGIN.left + WIDTH - MARGIN.right) / 2, HEIGHT - MARGIN.bottom + 34, {
+      'text-anchor': 'middle',
+    }),
+  );
+  const yLabel = text(spec.y.label, 14, (MARGIN.top + HEIGHT - MARGIN.bottom) / 2, {
+    'text-anchor': 'middle',
+  });
+  yLabel.setAttribute('transform', `rotate(-90 14 ${(MARGIN.top + HEIGHT - MARGIN.bottom) / 2})`);
+  svg.append(yLabel);
+  // The legend: one row under the chart, each entry as wide as its name.
+  let legendX = MARGIN.left;
+  const legendY = HEIGHT - 10;
+  for (const series of spec.series) {
+    const inside = series.points.filter(([x, y]) => xs.holds(x) && ys.holds(y));
+    const group = element('g', { 'data-series': series.name, 'data-points': String(inside.length) });
+    if (series.style === 'dots') {
+      for (const [x, y] of inside) {
+        group.append(element('circle', { cx: xs.at(x), cy: ys.at(y), r: 3.5, fill: series.colour }));
+      }
+    } else {
+      const d = inside.map(
+        ([x, y], j) => `${j === 0 ? 'M' : 'L'}${xs.at(x).toFixed(1)},${ys.at(y).toFixed(1)}`,
+      );
+      group.append(
+        element('path', {
+          d: d.join(''),
+          fill: 'none',
+          stroke: series.colour,
+          'stroke-width': series.style === 'guide' ? 1.5 : 2.5,
+          ...(series.style === 'guide' ? { 'stroke-dasharray': '6 4' } : {}),
+        }),
+      );
+    }
+    svg.append(group);
+    if (series.style === 'dots') {
+      svg.append(element('circle', { cx: legendX + 10, cy: legendY - 4, r: 3.5, fill: series.colour }));
+    } else {
+      svg.append(
+        line(legendX, legendY - 4, legendX + 20, legendY - 4, series.colour, series.style === 'guide'),
+      );
+    }
+    svg.append(text(series.name, legendX + 26, legendY, {}));
+    legendX += 26 + series.name.length * 6.6 + 18;
+  }
+  return svg;
+}
+
+interface Scale {
+  readonly ticks: readonly number[];
+  at(value: number): number;
+  holds(value: number): boolean;
+}
+
+function scale(axis: Axis, values: readonly number[], from: number, to: number): Scale {
+  const usable = axis.log ? values.filter((v) => v > 0) : values;
+  let lo = axis.min ?? Math.min(...usable);
+  let hi = axis.max ?? Math.max(...usable);
+  if (!Number.isFinite(lo) || !Number.isFinite(hi)) [lo, hi] = axis.log ? [1, 10] : [0, 1];
+  if (lo === hi) [lo, hi] = axis.log ? [lo / 10, hi * 10] : [lo - 1, hi + 1];
+  const f = axis.log ? Math.log10 : (v: number) => v;
+  const [a, b] = [f(lo), f(hi)];
+  const at = (value: number) => from + ((f(value) - a) / (b - a)) * (to - from);
+  const holds = (value: number) =>
+    Number.isFinite(f(value)) && value >= lo * (1 - 1e-9) && value <= hi * (1 + 1e-9);
+  return { ticks: axis.log ? logTicks(lo, hi) : linearTicks(lo, hi), at, holds };
+}
+
+function logTicks(lo: number, hi: number): number[] {
+  const first = Math.ceil(Math.log10(lo));
+  const last = Math.floor(Math.log10(hi));
+  const every = Math.max(1, Math.ceil((last - first + 1) / 8));
+  const ticks: number[] = [];
+  for (let e = first; e <= last; e += every) ticks.push(10 ** e);
+  return ticks;
+}
+
+function linearTicks(lo: number, hi: number): number[] {
+  const raw = (hi - lo) / 5;
+  const step = 10 ** Math.floor(Math.log10(raw));
+  const nice = [1, 2, 5, 10].map((m) => m * step).find((s) => s >= raw) ?? raw;
+  const ticks: number[] = [];
+  for (let v = Math.ceil(lo / nice) * nice; v <= hi + nice * 1e-9; v += nice)
+    ticks.push(Number(v.toPrecision(12)));
+  return ticks;
+}
+
+function element<K extends keyof SVGElementTagNameMap>(
+  name: K,
+  attributes: Record<string, string | number>,
+): SVGElementTagNameMap[K] {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
+  return node;
+}
+
+function line(
+  x1: number,
+  y1: number,
+  x2: number,
+  y2: number,
+  stroke: string,
+  dashed = false,
+): SVGLineElement {
+  return element('line', {
+    x1,
+    y1,
+    x2,
+    y2,
+    stroke,
+    'stroke-width': dashed ? 1.5 : 1,
+    ...(dashed ? { 'stroke-dasharray': '6 4' } : {}),
+  });
+}
+
+function text(content: string, x: number, y: number, attributes: Record<string, string>): SVGTextElement {
+  const node = element('text', { x, y, 'font-size': 12, fill: '#222', ...attributes });
+  node.textContent = content;
+  return node;
+}
