@@ -1,7 +1,6 @@
 import {
   type BloomFilter,
   type ByteSource,
-  type DeserializeOptions,
   type FilterJson,
   FORMAT_VERSION,
   FormatError,
@@ -10,8 +9,6 @@ import {
   InvalidArgumentError,
   type Key,
   type KindRecord,
-  partitionedLayout,
-  type SeedOption,
 } from '@bloomkit/core';
 import {
   checkAllocation,
@@ -24,20 +21,11 @@ import {
   readOptions,
   resolveSeed,
   toFilterJson,
-  type WindowKernel,
-  windowKernel,
 } from '@bloomkit/core/internal';
+import { BitArray, checkClock, crc32c, hashInto } from '@bloomkit/core/kit';
+import { RingBatches } from './window-batches.js';
 import {
-  BitArray,
-  batchHashes,
-  checkClock,
-  checkHashBatch,
-  crc32c,
-  hashBatch,
-  hashInto,
-  keyList,
-} from '@bloomkit/core/kit';
-import {
+  freshState,
   MAX_DURATION_MS,
   paramsBytes,
   periodOf,
@@ -45,92 +33,15 @@ import {
   type WindowState,
   writeWindowParams,
 } from './window-codec.js';
+import { NAME, windowKind } from './window-kind.js';
 import { chooseWindowShape, runRate, type WindowShape } from './window-sizing.js';
-
-/** hasMany's answers, a batch at a time (grown once if a batch holds more keys). */
-let probeAnswers = new Uint8Array(4096);
-
-/** Kind 7 of docs/FORMAT.md: an age-partitioned ring of slices that forgets old keys. */
-export const windowKind: KindRecord = {
-  id: 7,
-  name: 'window',
-  className: 'WindowBloomFilter',
-  params: 'ring',
-  // Slice j's bit is position j of the partitioned layout with k + l positions of range s (FORMAT.md §5).
-  layout: partitionedLayout,
-  counterWidths: [0],
-};
-const NAME = windowKind.className;
-const INV_32 = 1 / 4294967296;
-
-/**
- * Keys a batch adds per clock reading of a time window: one kernel call, ~0.16 ms at 10^6 keys (6.5 M keys/s),
- * shorter than the millisecond a `Date.now` reading stands for. So a batch's keys are added at the time their run
- * began, at most that long before they are: a generation may end that much later than key by key, never holding
- * more than g keys.
- */
-const KEYS_PER_READING = 1024;
-
-/** Options of {@link WindowBloomFilter.create}. */
-export interface WindowOptions extends SeedOption {
-  /**
-   * A time window, in milliseconds (an integer in [1, 2^40], about 34.8 years): every key added within the last `duration` is
-   * present while at most `window` keys arrive per `duration`. More keys shorten the memory (see
-   * {@link WindowBloomFilter.shortened}); the rate stays. Keys are forgotten at most 2·duration after they were
-   * added. Without it, the window counts keys.
-   */
-  readonly duration?: number | undefined;
-  /**
-   * The time in milliseconds since the epoch, for a time window; default `Date.now`. A reading is input, not
-   * truth: one behind the newest generation's start counts as that start, one far ahead ends at most k + l
-   * generations, and one that is not in [0, 2^47] (NaN, negative, past the year 6429) is refused with an
-   * InvalidArgumentError, changing nothing. It must only read the time: one that calls back into this filter is
-   * refused the same way. Tests inject their own.
-   */
-  readonly clock?: (() => number) | undefined;
-}
-
-/** Options of {@link WindowBloomFilter.deserialize}. */
-export interface WindowReadOptions extends DeserializeOptions, Pick<SeedOption, 'maxBytes'> {
-  /** The clock of a time window (default `Date.now`). */
-  readonly clock?: (() => number) | undefined;
-}
-
-/**
- * A window's ring as a store outside this class keeps it (`@bloomkit/redis`): the state of its generations and its
- * slices' bytes (docs/FORMAT.md §3.6).
- */
-export interface WindowRing {
-  /** The slice of age 0. */
-  readonly newest: number;
-  /** Per slice j: keys of the generation that began at it, and when (ms; 0 in a count window). */
-  readonly keys: readonly number[];
-  /** Per slice j: when the generation that began at it began (ms; 0 in a count window). */
-  readonly starts: readonly number[];
-  /** Adds that returned true. */
-  readonly count: number;
-  /** The (k + l)·s bits, slice j at bits [j·s, (j + 1)·s). */
-  readonly bytes: Uint8Array;
-}
-
-/** How far back a key can still be found: past both, it is present at most at the target rate. */
-export interface WindowHorizon {
-  /** (k + l)·g: a key followed by this many adds has had every one of its slices cleared. */
-  readonly keys: number;
-  /** A time window: (k + l)·period ms, the same on the clock alone. Undefined for a count window. */
-  readonly ms: number | undefined;
-}
-
-/** What the window remembers now. */
-export interface WindowReach {
-  /** Keys added since `since` (the newest generations still whole): every one of them is present. */
-  readonly keys: number;
-  /**
-   * A time window: every key added at a time later than this (ms) is present. A key added at exactly this time may
-   * belong to the generation before (one that filled and ended in that millisecond). Undefined for a count window.
-   */
-  readonly since: number | undefined;
-}
+import type {
+  WindowHorizon,
+  WindowOptions,
+  WindowReach,
+  WindowReadOptions,
+  WindowRing,
+} from './window-types.js';
 
 /**
  * A sliding-window Bloom filter: it remembers the most recent keys and forgets old ones, on a stream of any
@@ -152,45 +63,10 @@ export interface WindowReach {
  * batches of 4,096: `addAll` 6.46 M keys/s against 5.34 on the JavaScript loops). A batch reads a time window's
  * clock once per 1,024 keys, `add` once per key.
  */
-export class WindowBloomFilter implements BloomFilter {
+export class WindowBloomFilter extends RingBatches implements BloomFilter {
   /** The window kind's format record (kind id 7). */
   static readonly kind: KindRecord = windowKind;
 
-  /** k: slices each key sets a bit in. */
-  readonly hashes: number;
-  /** l: slices past the k newest. */
-  readonly ageSlices: number;
-  /** s: bits per slice. */
-  readonly sliceBits: number;
-  /** g: keys per generation. */
-  readonly generation: number;
-  /** The keys the window remembers (per `duration`, for a time window). */
-  readonly window: number;
-  /** The target rate. */
-  readonly fpr: number;
-  readonly seed: number;
-  /** A time window's duration in ms; undefined for a count window. */
-  readonly duration: number | undefined;
-  private readonly slices: number;
-  /** Milliseconds a generation lasts on the clock alone (0: a count window). */
-  private readonly period: number;
-  private readonly clock: () => number;
-  private readonly scale: number;
-  private bytes: Uint8Array;
-  private newest: number;
-  private counted: number;
-  /** Per slice: keys of the generation that began at it, and when. */
-  private readonly keys: Float64Array;
-  private readonly starts: Float64Array;
-  private readonly hash = new Int32Array(4);
-  /** A time window's copy of the batch being added (see {@link keptHashes}); grown once to the batch size. */
-  private batchCopy = new Int32Array(0);
-  /**
-   * The batch kernel (core's wasm/window.wat) over the ring's bits, when they live in a WebAssembly memory of their
-   * own (from 256 KiB of bits, as `create`, a copying `deserialize` and `clone` allocate them): made on the first
-   * batch; null when there is none.
-   */
-  private kernel: WindowKernel | null | undefined;
   /** The file this filter works on in place (read with `copy: false`), else undefined. */
   private readonly file: Uint8Array | undefined;
 
@@ -201,23 +77,7 @@ export class WindowBloomFilter implements BloomFilter {
     clock: () => number,
     file: Uint8Array | undefined,
   ) {
-    this.hashes = state.hashes;
-    this.ageSlices = state.ageSlices;
-    this.sliceBits = state.sliceBits;
-    this.generation = state.generation;
-    this.window = state.window;
-    this.fpr = state.fpr;
-    this.seed = seed;
-    this.duration = state.duration > 0 ? state.duration : undefined;
-    this.slices = state.hashes + state.ageSlices;
-    this.period = periodOf(state.duration, state.ageSlices);
-    this.clock = clock;
-    this.scale = state.sliceBits * INV_32;
-    this.bytes = bytes;
-    this.newest = state.newest;
-    this.counted = state.count;
-    this.keys = state.keys;
-    this.starts = state.starts;
+    super(state, seed, bytes, clock);
     this.file = file;
   }
 
@@ -434,211 +294,6 @@ export class WindowBloomFilter implements BloomFilter {
     return this.find(0, 0);
   }
 
-  /**
-   * Adds every key in order; returns how many were new to the window. Keys are checked first (arrays), then
-   * hashed a batch at a time (`hashBatch`: in WebAssembly where it loads). A time window reads its clock once per
-   * 1,024 keys: each run of them is added at the time it began.
-   */
-  addAll(keys: Iterable<Key>): number {
-    const list = keyList(`${NAME}.addAll`, keys);
-    let added = 0;
-    for (let start = 0; start < list.length; ) {
-      const count = hashBatch(list, start, this.seed, `${NAME}.addAll`);
-      added += this.addBatch(this.period > 0 ? this.keptHashes(count) : batchHashes(), count, undefined);
-      start += count;
-    }
-    return added;
-  }
-
-  /**
-   * The batch just hashed, copied into this filter's own buffer: a time window reads its clock between the batch's
-   * runs, and a clock that hashes keys of its own (another filter's `hasMany`) would overwrite the shared buffer.
-   */
-  private keptHashes(count: number): Int32Array {
-    if (this.batchCopy.length < count * 4) this.batchCopy = new Int32Array(count * 4);
-    this.batchCopy.set(batchHashes().subarray(0, count * 4));
-    return this.batchCopy;
-  }
-
-  /** `has` for each key, hashed a batch at a time. */
-  hasMany(keys: readonly Key[]): boolean[] {
-    const list = keyList(`${NAME}.hasMany`, keys);
-    const out = new Array<boolean>(list.length);
-    this.tick();
-    for (let start = 0; start < list.length; ) {
-      const count = hashBatch(list, start, this.seed, `${NAME}.hasMany`);
-      if (probeAnswers.length < count) probeAnswers = new Uint8Array(count);
-      this.findBatch(batchHashes(), count, probeAnswers);
-      for (let j = 0; j < count; j++) out[start + j] = probeAnswers[j] === 1;
-      start += count;
-    }
-    return out;
-  }
-
-  /**
-   * `addHash` for a batch of keys already hashed: key j's h1..h4 at `hashes[4j .. 4j + 3]` for j < `count` (as
-   * `hashBatch` and `hashLineBatch` in `@bloomkit/core/internal` write them), added in order (a time window's at
-   * one clock reading per 1,024 keys, as `addAll`). `answers[j]`, when given, is set to 1 when key j was new and 0
-   * otherwise. Returns how many were new. Arguments are checked first.
-   */
-  addHashes(hashes: Int32Array, count: number, answers?: Uint8Array): number {
-    checkHashBatch(`${NAME}.addHashes`, hashes, count, answers, false);
-    return this.addBatch(hashes, count, answers);
-  }
-
-  /**
-   * Adds `count` hashed keys in order; answers as {@link addHashes}. The keys go {@link KEYS_PER_READING} at a
-   * time: a time window reads its clock once for each such run (a count window never does), and every key of the
-   * run is added at that time, on the kernel or on the JavaScript loops alike.
-   */
-  private addBatch(hashes: Int32Array, count: number, answers: Uint8Array | undefined): number {
-    const kernel = this.batchKernel();
-    let added = 0;
-    for (let done = 0; done < count; done += KEYS_PER_READING) {
-      const n = Math.min(KEYS_PER_READING, count - done);
-      this.tick();
-      added +=
-        kernel !== null
-          ? this.kernelAdd(kernel, hashes, done, n, answers)
-          : this.scriptAdd(hashes, done, n, answers);
-    }
-    return added;
-  }
-
-  /** Adds keys [done, done + n) of a batch (the ring ticked) on the JavaScript loops; answers as {@link addHashes}. */
-  private scriptAdd(hashes: Int32Array, done: number, n: number, answers: Uint8Array | undefined): number {
-    let added = 0;
-    for (let j = done; j < done + n; j++) {
-      this.takeHash(hashes, j * 4);
-      const fresh = this.addTicked();
-      if (fresh) added++;
-      if (answers !== undefined) answers[j] = fresh ? 1 : 0;
-    }
-    return added;
-  }
-
-  /**
-   * {@link scriptAdd} on the kernel: a call takes keys until the generation is full ({@link room} counted keys),
-   * then the ring shifts here, as `addTicked` shifts it after the key that fills it.
-   */
-  private kernelAdd(
-    kernel: WindowKernel,
-    hashes: Int32Array,
-    from: number,
-    count: number,
-    answers: Uint8Array | undefined,
-  ): number {
-    let added = 0;
-    const end = from + count;
-    for (let done = from; done < end; ) {
-      const n = Math.min(kernel.keysPerCall, end - done);
-      kernel.hashes.set(hashes.subarray(done * 4, (done + n) * 4));
-      const took = kernel.mark(
-        n,
-        this.scale,
-        this.sliceBits,
-        this.slices,
-        this.hashes,
-        this.newest,
-        this.room(),
-      );
-      const said = kernel.answers;
-      let counted = 0;
-      for (let j = 0; j < took; j++) {
-        const answer = said[j]!;
-        if (answer !== 0) counted++;
-        if (answer === 1) added++;
-        if (answers !== undefined) answers[done + j] = answer === 1 ? 1 : 0;
-      }
-      this.keys[this.newest] = this.keys[this.newest]! + counted;
-      if (this.fullWith(this.keys[this.newest]!)) this.shift(this.lastNow);
-      done += took;
-    }
-    this.counted = Math.min(Number.MAX_SAFE_INTEGER, this.counted + added);
-    return added;
-  }
-
-  /**
-   * Counted keys the current generation takes before it is full, at the last clock reading: the least r ≥ 1 for
-   * which {@link fullWith} holds once r more keys are counted; at most g less the keys held, since a generation of
-   * g keys is always full.
-   */
-  private room(): number {
-    const held = this.keys[this.newest]!;
-    const most = Math.max(1, this.generation - held);
-    if (this.period === 0) return most;
-    // The estimate from the end's formula, then moved to the least r that passes the very test fullWith makes in
-    // floating point (the two can differ in the last bit).
-    const elapsed = (this.lastNow - this.starts[this.newest]!) / this.period;
-    let r = Math.min(most, Math.max(1, Math.ceil((1 - elapsed) * this.generation) - held));
-    while (r > 1 && this.fullWith(held + r - 1)) r--;
-    while (r < most && !this.fullWith(held + r)) r++;
-    return r;
-  }
-
-  /**
-   * The current generation, holding `held` keys, has ended: held reached g, or for a time window the last clock
-   * reading reached its end ({@link generationEnd}).
-   */
-  private fullWith(held: number): boolean {
-    if (held >= this.generation) return true;
-    return this.period > 0 && this.lastNow >= this.generationEnd(held);
-  }
-
-  /**
-   * When the newest generation, holding `held` keys, ends on the clock: start + period·(1 − held/g), each operation
-   * in binary64 in this order (docs/FORMAT.md §3.6): a generation lasts a period, less a share for each key it took.
-   */
-  private generationEnd(held: number): number {
-    return this.starts[this.newest]! + this.period * (1 - held / this.generation);
-  }
-
-  /**
-   * The batch kernel when this filter's bits live in a kernel memory (made on first use); else null: a ring below
-   * 256 KiB, one read in place (its bits are the file's), or where WebAssembly is missing.
-   */
-  private batchKernel(): WindowKernel | null {
-    if (this.kernel === undefined) this.kernel = windowKernel(this.bytes) ?? null;
-    return this.kernel;
-  }
-
-  /** `hasHash` for a batch of keys already hashed (see {@link addHashes}): `answers[j]` is 1 when key j may be in. */
-  hasHashes(hashes: Int32Array, count: number, answers: Uint8Array): void {
-    checkHashBatch(`${NAME}.hasHashes`, hashes, count, answers, true);
-    this.tick();
-    this.findBatch(hashes, count, answers);
-  }
-
-  /**
-   * Looks up `count` hashed keys (the ring already ticked), on the kernel where there is one: answers[j] = 1 when
-   * key j may be in, else 0.
-   */
-  private findBatch(hashes: Int32Array, count: number, answers: Uint8Array): void {
-    const kernel = this.batchKernel();
-    if (kernel !== null) {
-      for (let done = 0; done < count; done += kernel.keysPerCall) {
-        const n = Math.min(kernel.keysPerCall, count - done);
-        kernel.hashes.set(hashes.subarray(done * 4, (done + n) * 4));
-        kernel.probe(n, this.scale, this.sliceBits, this.slices, this.hashes, this.newest);
-        answers.set(kernel.answers.subarray(0, n), done);
-      }
-      return;
-    }
-    for (let j = 0; j < count; j++) {
-      this.takeHash(hashes, j * 4);
-      answers[j] = this.find(0, 0) ? 1 : 0;
-    }
-  }
-
-  /** Copies h1..h4 from `hash[at .. at + 3]` into `this.hash` (four words: no view, no allocation). */
-  private takeHash(hash: Int32Array, at: number): void {
-    const own = this.hash;
-    own[0] = hash[at]!;
-    own[1] = hash[at + 1]!;
-    own[2] = hash[at + 2]!;
-    own[3] = hash[at + 3]!;
-  }
-
   /** Set bits over all bits. */
   fillRatio(): number {
     return setBits(this.bytes) / this.bits;
@@ -767,150 +422,6 @@ export class WindowBloomFilter implements BloomFilter {
     return file;
   }
 
-  /** The slice at age `i` (0 the newest). */
-  private physical(i: number): number {
-    const j = this.newest + i;
-    return j >= this.slices ? j - this.slices : j;
-  }
-
-  /** The key's bit in slice `j`: position j of FORMAT.md §5's cubic, reduced to the slice. */
-  private bitOf(j: number): number {
-    const h = this.hash;
-    const p = (h[0]! + Math.imul(j, (h[1]! + Math.imul(j, (h[2]! + Math.imul(j, h[3]!)) | 0)) | 0)) >>> 0;
-    return j * this.sliceBits + Math.floor(p * this.scale);
-  }
-
-  /**
-   * Some k consecutive slices hold the hashed key's bits: every such run holds one of the ages k − 1, 2k − 1, …,
-   * so those are read first, then their neighbours while the run lasts. The bits of ages below `known` are taken
-   * from `before` (bit a for age a) instead of being read: `add` has just read the k newest.
-   */
-  private find(before: number, known: number): boolean {
-    const k = this.hashes;
-    const slices = this.slices;
-    for (let anchor = k - 1; anchor < slices; anchor += k) {
-      if (this.bitAt(anchor, before, known) === 0) continue;
-      let run = 1;
-      for (let age = anchor - 1; age > anchor - k && this.bitAt(age, before, known) !== 0; age--) run++;
-      for (let age = anchor + 1; run < k && age < slices && this.bitAt(age, before, known) !== 0; age++)
-        run++;
-      if (run >= k) return true;
-    }
-    return false;
-  }
-
-  /** The hashed key's bit in the slice of age `age`: 1 or 0 (from `before` below `known`). */
-  private bitAt(age: number, before: number, known: number): number {
-    if (age < known) return (before >>> age) & 1;
-    let j = this.newest + age;
-    if (j >= this.slices) j -= this.slices;
-    const h = this.hash;
-    const p = (h[0]! + Math.imul(j, (h[1]! + Math.imul(j, (h[2]! + Math.imul(j, h[3]!)) | 0)) | 0)) >>> 0;
-    const bit = j * this.sliceBits + Math.floor(p * this.scale);
-    return (this.bytes[bit >>> 3]! >>> (bit & 7)) & 1;
-  }
-
-  /** Test-and-add of the hashed key at the clock's time now: {@link addTicked} after a tick. */
-  private addHashed(): boolean {
-    this.tick();
-    return this.addTicked();
-  }
-
-  /**
-   * Test-and-add of the hashed key, the ring already ticked: sets its bits in the k newest slices, noting which
-   * were set before, then looks for a run of k with those ages known. A generation that fills ends.
-   */
-  private addTicked(): boolean {
-    const k = this.hashes;
-    let before = 0;
-    for (let age = 0; age < k; age++) {
-      const bit = this.bitOf(this.physical(age));
-      const at = bit >>> 3;
-      const mask = 1 << (bit & 7);
-      const byte = this.bytes[at]!;
-      // Branch-free, so the k loads overlap: the bit's old value into `before`, the byte always written back.
-      before |= ((byte >>> (bit & 7)) & 1) << age;
-      this.bytes[at] = byte | mask;
-    }
-    const all = k === 32 ? -1 : (1 << k) - 1;
-    if (before === all) return false;
-    const present = this.find(before, k);
-    if (this.fullWith(++this.keys[this.newest]!)) this.shift(this.lastNow);
-    if (present) return false;
-    if (this.counted < Number.MAX_SAFE_INTEGER) this.counted++;
-    return true;
-  }
-
-  /** The time of the last clock reading, at or after the newest generation's start (0 for a count window). */
-  private lastNow = 0;
-  /** The clock is being read: a clock that calls back into this filter is refused instead of recursing. */
-  private reading = false;
-
-  /**
-   * A time window: reads the clock and ends every generation whose time is up (docs/FORMAT.md §3.6). A reading
-   * behind the newest generation's start counts as that start, so a clock that steps back ends nothing and a
-   * generation never takes more than g keys; one ending by time ends at {@link generationEnd} and the next begins
-   * then; after k + l endings (every slice cleared) the rest of the idle time passes in whole periods, so a reading
-   * years ahead costs k + l endings, no more.
-   */
-  private tick(): void {
-    if (this.period === 0) return;
-    const now = this.readClock();
-    this.lastNow = now;
-    for (let shifted = 0; ; shifted++) {
-      const end = this.generationEnd(this.keys[this.newest]!);
-      if (now < end) return;
-      if (shifted === this.slices) {
-        this.starts[this.newest] = end + this.period * Math.floor((now - end) / this.period);
-        return;
-      }
-      this.shift(end);
-    }
-  }
-
-  /** The clock's reading (checked by `checkClock`), no earlier than the newest generation's start. */
-  private readClock(): number {
-    if (this.reading) {
-      throw new InvalidArgumentError(
-        `${NAME}: the clock called back into this filter; a clock must only read the time`,
-      );
-    }
-    this.reading = true;
-    let now: number;
-    try {
-      now = this.clock();
-    } finally {
-      this.reading = false;
-    }
-    const start = this.starts[this.newest]!;
-    return now < start ? start : now;
-  }
-
-  /** Ends the current generation: the oldest slice is cleared and becomes the newest, begun at `start`. */
-  private shift(start: number): void {
-    this.newest = this.newest === 0 ? this.slices - 1 : this.newest - 1;
-    const bytesPerSlice = this.sliceBits / 8;
-    this.bytes.fill(0, this.newest * bytesPerSlice, (this.newest + 1) * bytesPerSlice);
-    this.keys[this.newest] = 0;
-    this.starts[this.newest] = this.period > 0 ? start : 0;
-  }
-
-  private state(): WindowState {
-    return {
-      hashes: this.hashes,
-      ageSlices: this.ageSlices,
-      sliceBits: this.sliceBits,
-      generation: this.generation,
-      window: this.window,
-      fpr: this.fpr,
-      duration: this.duration ?? 0,
-      newest: this.newest,
-      count: this.counted,
-      keys: this.keys.slice(),
-      starts: this.starts.slice(),
-    };
-  }
-
   private checkCompatible(other: WindowBloomFilter, what: string): void {
     if (!(other instanceof WindowBloomFilter)) {
       throw new IncompatibleFiltersError(`${NAME}.${what}: the other filter is not a WindowBloomFilter`);
@@ -934,21 +445,4 @@ export class WindowBloomFilter implements BloomFilter {
 /** Set bits in whole bytes, counted by core's bit store (a view, no copy). */
 function setBits(bytes: Uint8Array): number {
   return new BitArray(bytes.length * 8, { bytes, copy: false }).popcount();
-}
-
-function freshState(
-  shape: WindowShape,
-  window: number,
-  fpr: number,
-  duration: number,
-  now: number,
-): WindowState {
-  const slices = shape.hashes + shape.ageSlices;
-  const starts = new Float64Array(slices);
-  if (duration > 0) {
-    // The older generations (empty) began a period apart before now, so `reach` is defined from the start.
-    const period = periodOf(duration, shape.ageSlices);
-    for (let i = 0; i < slices; i++) starts[i] = now - i * period;
-  }
-  return { ...shape, window, fpr, duration, newest: 0, count: 0, keys: new Float64Array(slices), starts };
 }

@@ -6,6 +6,7 @@ import {
   MAX_WINDOW_HASHES,
   SLICE_ALIGN,
   timedSplit,
+  type WindowShape,
 } from './window-sizing.js';
 
 /**
@@ -201,4 +202,22 @@ function checkStartOrder(starts: Float64Array, newest: number, where: string): v
 /** The clock's period of a time window: duration / ⌈(l + 1)/2⌉ ms ({@link timedSplit}). */
 export function periodOf(duration: number, ageSlices: number): number {
   return duration > 0 ? duration / timedSplit(ageSlices).perDuration : 0;
+}
+
+/** The state of a new, empty ring of `shape`; a time window's older (empty) generations began a period apart before `now`. */
+export function freshState(
+  shape: WindowShape,
+  window: number,
+  fpr: number,
+  duration: number,
+  now: number,
+): WindowState {
+  const slices = shape.hashes + shape.ageSlices;
+  const starts = new Float64Array(slices);
+  if (duration > 0) {
+    // The older generations (empty) began a period apart before now, so `reach` is defined from the start.
+    const period = periodOf(duration, shape.ageSlices);
+    for (let i = 0; i < slices; i++) starts[i] = now - i * period;
+  }
+  return { ...shape, window, fpr, duration, newest: 0, count: 0, keys: new Float64Array(slices), starts };
 }

@@ -1,0 +1,15 @@
+import { type KindRecord, partitionedLayout } from '@bloomkit/core';
+
+/** Kind 7 of docs/FORMAT.md: an age-partitioned ring of slices that forgets old keys. */
+export const windowKind: KindRecord = {
+  id: 7,
+  name: 'window',
+  className: 'WindowBloomFilter',
+  params: 'ring',
+  // Slice j's bit is position j of the partitioned layout with k + l positions of range s (FORMAT.md §5).
+  layout: partitionedLayout,
+  counterWidths: [0],
+};
+
+/** The class's name, as its messages begin. */
+export const NAME: string = windowKind.className;
