@@ -53,6 +53,12 @@ const QUICK_ONLY: Record<string, readonly string[]> = {
   // The page runs in headless Chromium.
   sizer: [],
 };
+/**
+ * How long a test or hook may run before it is taken for hung. Generous: the longest tests take about a minute on an
+ * idle 2-core machine and several times that beside other CPU-bound work, and a timeout is there to catch a hang, not
+ * to time anything (no test asserts a time). Tests that start processes also give each process its own deadline.
+ */
+const HANG_MS = 600_000;
 const included = (name: string): string[] => [
   ...((quick ? QUICK_ONLY[name] : undefined) ?? ['test/**/*.spec.ts']),
 ];
@@ -80,8 +86,8 @@ export default defineConfig({
           include: included(name),
           exclude: excluded(name),
           setupFiles: [`${root}vitest.setup.ts`],
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
+          testTimeout: HANG_MS,
+          hookTimeout: HANG_MS,
         },
       })),
       {
@@ -93,6 +99,8 @@ export default defineConfig({
           include: ['test/**/*.spec.ts'],
           exclude: excluded('docs'),
           setupFiles: [`${root}vitest.setup.ts`],
+          testTimeout: HANG_MS,
+          hookTimeout: HANG_MS,
         },
       },
       {
@@ -103,7 +111,8 @@ export default defineConfig({
           include: included('bench'),
           exclude: excluded('bench'),
           setupFiles: [`${root}vitest.setup.ts`],
-          testTimeout: 120_000,
+          testTimeout: HANG_MS,
+          hookTimeout: HANG_MS,
         },
       },
       {
@@ -115,8 +124,8 @@ export default defineConfig({
           include: included('sizer'),
           exclude: excluded('sizer'),
           setupFiles: [`${root}vitest.setup.ts`],
-          testTimeout: 120_000,
-          hookTimeout: 60_000,
+          testTimeout: HANG_MS,
+          hookTimeout: HANG_MS,
         },
       },
     ],

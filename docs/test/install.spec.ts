@@ -52,5 +52,5 @@ describe("the CLI README's line for a clone", () => {
     expect((await run(bin, ['--version'])).stdout.trim()).toBe(version);
     const dedup = await run(bin, ['dedup'], 'b\na\nb\nc\na\n');
     expect(dedup).toEqual({ status: 0, stdout: 'b\na\nc\n' });
-  }, 120_000);
+  });
 });

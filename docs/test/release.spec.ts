@@ -264,5 +264,5 @@ describe('pnpm release:pack', () => {
     const bin = join(project, 'node_modules/.bin/bloomkit');
     expect((await run(bin, ['--version'], project)).trim()).toBe(entry.version);
     expect(await run(bin, ['dedup'], project, 'b\na\nb\nc\na\n')).toBe('b\na\nc\n');
-  }, 300_000);
+  });
 });

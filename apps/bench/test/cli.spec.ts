@@ -51,7 +51,7 @@ describe('pnpm bench (tiny sizes, real child processes)', () => {
       const [header, delimiter] = table.split('\n');
       expect(delimiter!.split('|').length).toBe(header!.split('|').length);
     }
-  }, 120_000);
+  });
 
   it('prints help, and refuses a typo in --only before measuring or writing anything', async () => {
     const printed = await printedBy(() => main(['--help']));

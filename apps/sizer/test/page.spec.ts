@@ -157,7 +157,7 @@ describe('the sizer page, in headless Chromium', () => {
     const second = kinds().filter((Class) => Class.kind.params === 'single')[1]!;
     expect(nested.inner?.value).toBe(second.kind.name);
     expect(num(nested, 'bits')).toBe(chooseShape(50_000, 0.005, second.kind.layout).bits);
-  }, 120_000);
+  });
 
   it('shows the library’s own error for values out of range and text that is not a number', async () => {
     await sizeOf('standard', { capacity: '1e6', fpr: '2', bits: '', hashes: '' });
@@ -235,7 +235,7 @@ describe('the sizer page, in headless Chromium', () => {
       }
       await screenshot(`inspect-${name}`);
     }
-  }, 120_000);
+  });
 
   it('refuses a file that is not a bloomkit file, and one whose checksum fails, with the library’s errors', async () => {
     const text = join(dir, 'notes.txt');

@@ -39,5 +39,5 @@ describe('atomic writes', () => {
     const updated = StandardBloomFilter.deserialize(readFileSync(file));
     expect([updated.has('old-key'), updated.has('new-key')]).toEqual([true, true]);
     expect(existsSync(file)).toBe(true);
-  }, 120_000);
+  });
 });

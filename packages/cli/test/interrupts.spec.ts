@@ -85,7 +85,7 @@ describe('stop signals', () => {
       });
       expect(missing).toEqual([]);
       expect(filter.count).toBe(printed.length);
-    }, 60_000);
+    });
 
     it(`${signal} during dedup --state: exit ${status}; state holds every printed line; a rerun completes a clean run's output`, async () => {
       const state = at(`dedup-${signal}.bf`);
@@ -118,7 +118,7 @@ describe('stop signals', () => {
       const resumed = bloomkit(['dedup', '--state', state], { cwd: dir, input });
       expect(resumed.status).toBe(0);
       expect(first.stdout + resumed.stdout).toBe(clean);
-    }, 60_000);
+    });
   }
 
   for (const [signal, status] of SIGNALS) {
@@ -139,7 +139,7 @@ describe('stop signals', () => {
         expect(stderr).toMatch(/interrupted/);
       }
       expect(readFileSync(out)).toEqual(before);
-    }, 60_000);
+    });
   }
 
   it('a filter through a FIFO or a pipe is read as a stream: info, has and merge answer as from a file', async () => {

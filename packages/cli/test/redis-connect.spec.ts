@@ -113,7 +113,7 @@ beforeAll(async () => {
   file = join(dir, 'local.bf');
   bloomkit(['create', file, '-n', '10000', '-p', '0.01'], { cwd: dir });
   bloomkit(['add', file, 'a', 'b', 'c'], { cwd: dir });
-}, 60_000);
+});
 afterAll(() => {
   for (const server of [withPassword, withUsers, withTls]) server?.kill();
 });

@@ -109,7 +109,7 @@ describe('on a 3-node cluster', () => {
     } finally {
       for (const c of clients) c.disconnect();
     }
-  }, 120_000);
+  });
 
   it("a blocked filter larger than any node's maxmemory (150 MB over 3 nodes of 64 MB) works", async () => {
     // Many small shards balance the nodes: 1,200 of 128 KiB land about 400 ± 16 on each (slots are a hash).
@@ -126,7 +126,7 @@ describe('on a 3-node cluster', () => {
     expect((await big.addMany(keys)).every(Boolean)).toBe(true);
     expect((await big.hasMany(keys)).every(Boolean)).toBe(true);
     await big.drop();
-  }, 120_000);
+  });
 
   it('a node killed mid-run fails the batches that touch it, loses no acknowledged add, and the rest keeps working', async () => {
     const filter = await RedisBloomFilter.create(client, 'survivor', {
@@ -161,5 +161,5 @@ describe('on a 3-node cluster', () => {
     const answeredTrue = checks.filter((c) => c.status === 'fulfilled' && c.value === true).length;
     expect(answeredFalse).toBe(0);
     expect(answeredTrue).toBeGreaterThan(acknowledged.length / 3);
-  }, 120_000);
+  });
 });

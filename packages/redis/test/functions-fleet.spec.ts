@@ -221,7 +221,7 @@ describe('a 3-node cluster: the library on every primary, clients route by the f
     const started = await startCluster(3);
     ({ client: cluster, stop } = started);
     nodes = started.servers.map((s) => `127.0.0.1:${s.port}`).join(',');
-  }, 60_000);
+  });
   afterAll(async () => stop?.());
 
   it('installs on every primary, and PHP, Python and Node fill filters on every node alike', async () => {

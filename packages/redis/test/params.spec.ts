@@ -73,7 +73,7 @@ describe('crafted meta hashes are refused like corrupt file headers', () => {
       }
       expect(refused).toBeGreaterThan(30);
       await filter.drop();
-    }, 20_000);
+    });
   }
 
   it('scalable: a crafted chain length (huge, negative, zero, not a number) fails every operation with a FormatError', async () => {
@@ -91,7 +91,7 @@ describe('crafted meta hashes are refused like corrupt file headers', () => {
     await client.hset(meta, 'filters', '1');
     expect(await filter.has('a')).toBe(true);
     await filter.drop();
-  }, 20_000);
+  });
 });
 
 describe('meta hash fuzz of the validator, at full depth', () => {

@@ -137,5 +137,5 @@ describe('in a browser, without a bundler', () => {
       json: true,
       bits: 9594,
     });
-  }, 60_000);
+  });
 });

@@ -34,7 +34,14 @@ export function bloomkit(
   };
 }
 
-/** {@link bloomkit} without blocking: for several processes at once. */
+/**
+ * A process that has not exited this long after it started is taken for hung: killed, and the run rejected. Generous
+ * (a `bloomkit` run of the tests takes well under a second on an idle machine), so that a loaded machine only makes a
+ * test slower; tests that start many processes rely on it instead of a short timeout of their own.
+ */
+export const PROCESS_DEADLINE_MS = 120_000;
+
+/** {@link bloomkit} without blocking: for several processes at once. Rejects past {@link PROCESS_DEADLINE_MS}. */
 export function bloomkitAsync(
   args: readonly string[],
   options: { cwd: string; input?: string | Buffer },
@@ -50,8 +57,16 @@ export function bloomkitAsync(
   child.stdin.on('error', () => undefined);
   child.stdin.end(options.input ?? '');
   return new Promise((resolve, reject) => {
-    child.on('error', reject);
+    const deadline = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`bloomkit ${args.join(' ')} had not exited after ${PROCESS_DEADLINE_MS} ms: hung`));
+    }, PROCESS_DEADLINE_MS);
+    child.on('error', (error) => {
+      clearTimeout(deadline);
+      reject(error);
+    });
     child.on('close', (status) => {
+      clearTimeout(deadline);
       const bytes = Buffer.concat(out);
       resolve({ status, stdout: bytes.toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), bytes });
     });
