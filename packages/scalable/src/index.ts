@@ -1,4 +1,5 @@
-export { ScalableBloomFilter, type ScalableOptions, scalableKind } from './scalable-bloom-filter.js';
+export { ScalableBloomFilter } from './scalable-bloom-filter.js';
+export { type ScalableOptions, scalableKind } from './scalable-kind.js';
 export {
   chainAt,
   checkGrowthFactor,

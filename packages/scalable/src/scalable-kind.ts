@@ -1,0 +1,24 @@
+import { type KindRecord, partitionedLayout, type SeedOption } from '@bloomkit/core';
+
+/** Kind 4 of docs/FORMAT.md: a chain of partitioned sub-filters. */
+export const scalableKind: KindRecord = {
+  id: 4,
+  name: 'scalable',
+  className: 'ScalableBloomFilter',
+  params: 'chain',
+  layout: partitionedLayout,
+  counterWidths: [0],
+};
+/** The class's name, as its messages begin. */
+export const NAME: string = scalableKind.className;
+
+/** Options of {@link ScalableBloomFilter.create}. */
+export interface ScalableOptions extends SeedOption {
+  /**
+   * g: each sub-filter holds ⌈g × the keys of the previous one⌉; in [1.125, 4]. Default 1.5. Larger grows in fewer
+   * steps (faster adds: an add looks in every sub-filter) and holds more memory (see schedule.ts).
+   */
+  readonly growth?: number;
+  /** r: each sub-filter's error is r times the previous one's; in (0, 1). Default 0.93. */
+  readonly tightening?: number;
+}
