@@ -1,10 +1,10 @@
 import { type Layout, solveShape } from '@bloomkit/core';
-import { type FilterClass, isSingleKind, kindByName } from '@bloomkit/filters';
+import { type FilterClass, isSingleKind } from '@bloomkit/filters';
 import {
   parquetBitsetBytes,
   SplitBlockBloomFilter,
   splitBlockBitsetBytes,
-  splitBlockFalsePositiveRate,
+  splitBlockLayout,
 } from '@bloomkit/parquet';
 import { COLOURS } from './colours.js';
 import { bytes, compact, grouped, rate } from './numbers.js';
@@ -75,30 +75,27 @@ export function sizeSplitBlock(input: SizeInput): Sized {
     );
   }
   const { capacity, fpr } = input;
+  // The layout's rate and block size, for the bitset create picks and the one Parquet's writers pick.
+  const rateOf = (bitsetBytes: number) => splitBlockLayout.falsePositiveRate(bitsetBytes * 8, capacity, 8);
   const chosen = splitBlockBitsetBytes(capacity, fpr);
   const writers = parquetBitsetBytes(capacity, fpr);
-  const predicted = splitBlockFalsePositiveRate(chosen / 32, capacity);
+  const bits = chosen * 8;
+  const blocks = bits / splitBlockLayout.bitsUnit(8);
   const rows = [
     row('bytes', 'bitset', chosen, bytes(chosen)),
-    row('bits', 'm (bits)', chosen * 8, grouped(chosen * 8)),
-    row('blocks', 'blocks of 256 bits', chosen / 32, grouped(chosen / 32)),
+    row('bits', 'm (bits)', bits, grouped(bits)),
+    row('blocks', 'blocks of 256 bits', blocks, grouped(blocks)),
     row('hashes', 'k (one bit in each of 8 words)', 8),
-    row('bitsPerKey', 'bits per value', (chosen * 8) / capacity, ((chosen * 8) / capacity).toFixed(2)),
-    row('fpr', 'p at n values', predicted, rate(predicted)),
+    row('bitsPerKey', 'bits per value', bits / capacity, (bits / capacity).toFixed(2)),
+    row('fpr', 'p at n values', rateOf(chosen), rate(rateOf(chosen))),
     row('writersBytes', 'bitset parquet-java, Arrow, DuckDB pick', writers, bytes(writers)),
-    row(
-      'writersFpr',
-      'their p at n values',
-      splitBlockFalsePositiveRate(writers / 32, capacity),
-      rate(splitBlockFalsePositiveRate(writers / 32, capacity)),
-    ),
+    row('writersFpr', 'their p at n values', rateOf(writers), rate(rateOf(writers))),
   ];
-  const Class = kindByName('parquet')!;
   const measured =
     chosen <= MEASURE_MAX_BYTES && capacity <= 200_000
       ? measureRate(SplitBlockBloomFilter.create(capacity, fpr), capacity)
       : undefined;
-  return { rows, plot: ratePlot('parquet', Class.kind.layout, chosen * 8, 8, capacity, fpr, measured) };
+  return { rows, plot: ratePlot('parquet', splitBlockLayout, bits, 8, capacity, fpr, measured) };
 }
 
 /** The rate as keys arrive, up to twice the capacity: the layout's formula, the target, measured points. */
