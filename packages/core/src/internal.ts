@@ -42,9 +42,11 @@ export { planShape, type ResolvedShape, resolveShape, resolveState } from './sha
 /** Reads a single-filter file (docs/FORMAT.md §3.1–3.3) of a kind into its shape and state. */
 export { decodeSingleFilter } from './single-filter-codec.js';
 /**
- * `byteLength` bytes (zeros or a copy) in a kernel memory, where a batch kernel can work on them, from 256 KiB where
- * WebAssembly loads; else a plain array.
+ * Kernel memory for a kind's own batch kernel: `newKernelBytes`, `byteLength` bytes (zeros or a copy) in a kernel
+ * memory, where a batch kernel can work on them, from 256 KiB where WebAssembly loads, else a plain array;
+ * `instanceOver`, a kernel module instantiated over the memory such bytes lie in (the hashes and answers regions
+ * its batches use, `KERNEL_KEYS` keys a call at most).
  */
-export { newKernelBytes } from './wasm/kernel-memory.js';
-/** The window filter's batch kernel over a ring's bits in such a memory. */
-export { type WindowKernel, windowKernel } from './wasm/window-instance.js';
+export { instanceOver, KERNEL_KEYS, type KernelInstance, newKernelBytes } from './wasm/kernel-memory.js';
+/** A kind's kernel module compiled from its base64 bytes (the `NAME-wasm.ts` the shared WebAssembly build writes). */
+export { compileKernel } from './wasm/kernel-modules.js';

@@ -1,6 +1,6 @@
 import type { Key } from '@bloomkit/core';
-import { type WindowKernel, windowKernel } from '@bloomkit/core/internal';
 import { batchHashes, checkHashBatch, hashBatch, keyList } from '@bloomkit/core/kit';
+import { type WindowKernel, windowKernel } from './wasm/window-instance.js';
 import { NAME } from './window-kind.js';
 import { RingCore } from './window-ring.js';
 

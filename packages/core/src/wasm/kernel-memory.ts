@@ -125,6 +125,7 @@ export function instantiateOver(
  * hashes and answers, and where one filter's bits are. Set `at.value = offset` before each call for that filter.
  */
 export interface KernelInstance {
+  /** The instance's exports: its entries and its `bits` global. */
   readonly exports: WebAssembly.Exports;
   /** Where a batch's h1..h4 go before a call: key j's at [4j, 4j + 4), j < {@link KERNEL_KEYS}. */
   readonly hashes: Int32Array;

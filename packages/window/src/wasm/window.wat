@@ -1,9 +1,9 @@
 ;; The window filter's lookups and test-and-adds for a batch of keys already hashed (the age-partitioned ring of
 ;; packages/window: k + l slices of s bits, a key's bit in slice j at j*s + floor(p(j) * scale), p(j) = h1 + h2*j +
 ;; h3*j^2 + h4*j^3 (mod 2^32) for the slice's physical index j: FORMAT.md section 5 with k + l positions of range s),
-;; as WindowBloomFilter's JavaScript loops answer them, bit for bit (test/wasm/window-instance.spec.ts against the
-;; definition; window's test/window-bloom-filter.spec.ts against those loops), over bits that live in this module's
-;; memory. The memory is imported (kernel-memory.ts lays it out; filters may share it):
+;; as WindowBloomFilter's JavaScript loops answer them, bit for bit (test/window-instance.spec.ts against the
+;; definition; test/window-kernel.spec.ts against those loops), over bits that live in this module's memory. The
+;; memory is imported (@bloomkit/core's src/wasm/kernel-memory.ts lays it out; filters may share it):
 ;;   [0, 16384)        the hashes: key j's h1..h4 at 16*j, j < n <= 1024;
 ;;   [16384, 17408)    the answers: one byte per key;
 ;;   [bits, ...)       the ring's bits from the offset `bits` (at least 65536), slice j at bits
@@ -24,7 +24,7 @@
 ;; Returns how many keys it took.
 (module
   (import "filter" "memory" (memory 2))
-  ;; Where the bits of the filter at hand start in the memory (kernel-arena.ts places them, 64-byte aligned, at or
+  ;; Where the bits of the filter at hand start in the memory (core's kernel-arena.ts places them, 64-byte aligned, at or
   ;; past 65536): filters sharing a memory share an instance, and the caller sets this before each call.
   (global $bits (export "bits") (mut i32) (i32.const 65536))
   ;; Scratch of the key being looked at: its h1..h4 and the ring's shape.

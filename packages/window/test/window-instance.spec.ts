@@ -1,10 +1,22 @@
+import { newKernelBytes } from '@bloomkit/core/internal';
+import { depth } from '@bloomkit/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KERNEL_FROM_BYTES, kernelBytes } from '../../src/wasm/kernel-memory.js';
-import { windowKernel } from '../../src/wasm/window-instance.js';
+import { windowKernel, windowModule } from '../src/wasm/window-instance.js';
 
-/** fast-check runs per property: 300, a quarter in `pnpm test:quick` (as testkit's `depth`, which core cannot import). */
-const RUNS = process.env.BLOOMKIT_QUICK === '1' ? 75 : 300;
+/** fast-check runs per property: 300, a quarter in `pnpm test:quick`. */
+const RUNS = depth(300);
+
+/** The smallest bits that go into a kernel memory (core's KERNEL_FROM_BYTES): 256 KiB. */
+const KERNEL_FROM_BYTES = 256 * 1024;
+
+/** `byteLength` zero bytes in a kernel memory. */
+function kernelBytes(byteLength: number): Uint8Array {
+  const bytes = newKernelBytes(byteLength);
+  // A plain array starts its own buffer; a kernel memory's view lies past the kernels' scratch.
+  if (bytes.byteOffset === 0) throw new Error('newKernelBytes gave a plain array: no kernel memory here');
+  return bytes;
+}
 
 /** A ring's shape as window.wat takes it. */
 interface Ring {
@@ -60,7 +72,7 @@ const ring = fc
   );
 
 /** One kernel memory for the properties: each run refills the bits its ring uses. */
-const shared = kernelBytes(KERNEL_FROM_BYTES)!;
+const shared = kernelBytes(KERNEL_FROM_BYTES);
 const sharedKernel = windowKernel(shared)!;
 
 /** The kernel with about `fill` of the ring's bits set, and `n` random hashes in its scratch. */
@@ -81,8 +93,12 @@ function setUp(shape: Ring & { fill: number; seed: number }, n: number) {
 }
 
 describe('windowKernel', () => {
-  it('works only on bits kernelBytes made', () => {
-    expect(windowKernel(kernelBytes(KERNEL_FROM_BYTES)!)!.keysPerCall).toBe(1024);
+  it('compiles window.wat here', () => {
+    expect(windowModule()).toBeInstanceOf(WebAssembly.Module);
+  });
+
+  it('works only on bits in a kernel memory', () => {
+    expect(windowKernel(kernelBytes(KERNEL_FROM_BYTES))!.keysPerCall).toBe(1024);
     expect(windowKernel(new Uint8Array(KERNEL_FROM_BYTES))).toBeUndefined();
   });
 
@@ -134,7 +150,7 @@ describe('windowKernel', () => {
   });
 
   it('reads a slice wrapped past the last as the ring does: age a is slice (newest + a) mod (k + l)', () => {
-    const bytes = kernelBytes(KERNEL_FROM_BYTES)!;
+    const bytes = kernelBytes(KERNEL_FROM_BYTES);
     const kernel = windowKernel(bytes)!;
     // h1..h4 = 0: the key's bit is bit 0 of every slice. k = 2, 3 slices of 64 bits, newest 2: ages 0, 1 are
     // slices 2 and 0.

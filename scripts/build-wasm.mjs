@@ -1,22 +1,22 @@
 #!/usr/bin/env node
-// Compiles every src/wasm/NAME.wat with wabt's wat2wasm (the devDependency `wabt`, pinned) into
-// src/wasm/NAME-wasm.ts, the module's bytes as base64, so the package loads in a browser from a plain import and
-// through require, with no file to fetch. Run by the package build; it rewrites a file only when the bytes differ,
-// so a clean checkout builds without changing anything, and test/wasm/build.spec.ts checks that the committed
-// bytes are what this script makes of the committed source.
+// Compiles every src/wasm/NAME.wat of the package it runs in (the current directory) with wabt's wat2wasm (the
+// root devDependency `wabt`, pinned) into src/wasm/NAME-wasm.ts, the module's bytes as base64, so the package loads
+// in a browser from a plain import and through require, with no file to fetch. Each package with WebAssembly runs
+// it from its build; it rewrites a file only when the bytes differ, so a clean checkout builds without changing
+// anything, and docs/test/wasm-build.spec.ts checks every such package's modules against their sources.
 //
-//   node scripts/build-wasm.mjs           writes what changed
-//   node scripts/build-wasm.mjs --check   exits 1, naming the file, when a committed module is not its source's
+//   node ../../scripts/build-wasm.mjs           writes what changed
+//   node ../../scripts/build-wasm.mjs --check   exits 1, naming the file, when a module is not its source's
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, join } from 'node:path';
 import wabtInit from 'wabt';
 
-const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'wasm');
+const dir = join(process.cwd(), 'src', 'wasm');
+const where = `${basename(process.cwd())}/src/wasm`;
 const check = process.argv.includes('--check');
 
 /** The TypeScript module holding `source`'s binary (its exported name: CRC32C_WASM for crc32c.wat). */
-export async function moduleSource(name, source) {
+async function moduleSource(name, source) {
   const wabt = await wabtInit();
   const parsed = wabt.parseWat(`${name}.wat`, source);
   parsed.resolveNames();
@@ -45,11 +45,11 @@ for (const file of readdirSync(dir).filter((entry) => entry.endsWith('.wat'))) {
   } catch {}
   if (current === wanted) continue;
   if (check) {
-    process.stderr.write(`build-wasm: src/wasm/${name}-wasm.ts is not what src/wasm/${file} compiles to\n`);
+    process.stderr.write(`build-wasm: ${where}/${name}-wasm.ts is not what ${where}/${file} compiles to\n`);
     stale++;
   } else {
     writeFileSync(target, wanted);
-    process.stderr.write(`build-wasm: wrote src/wasm/${name}-wasm.ts\n`);
+    process.stderr.write(`build-wasm: wrote ${where}/${name}-wasm.ts\n`);
   }
 }
 process.exit(stale > 0 ? 1 : 0);

@@ -1,5 +1,14 @@
-import { instanceOver, KERNEL_KEYS } from './kernel-memory.js';
-import { windowModule } from './kernel-modules.js';
+import { compileKernel, instanceOver, KERNEL_KEYS } from '@bloomkit/core/internal';
+import { WINDOW_WASM } from './window-wasm.js';
+
+/** window.wat compiled on first use and kept; null where it does not compile (then never tried again). */
+let module: WebAssembly.Module | null | undefined;
+
+/** window.wat compiled (see {@link module}). */
+export function windowModule(): WebAssembly.Module | null {
+  if (module === undefined) module = compileKernel('window.wat', WINDOW_WASM);
+  return module;
+}
 
 /**
  * The batch kernel of a window filter (window.wat) over its ring's bits: lookups and test-and-adds of keys already
@@ -30,14 +39,14 @@ export interface WindowKernel {
 }
 
 /**
- * The kernel of a window filter over `bits`, when they are a view `kernelBytes` made (the ring is at most 2^32
- * bits, so every position is an unsigned 32-bit integer, and k is at most 32, so a key's old bits fit one word);
- * else undefined.
+ * The kernel of a window filter over `bits`, when they lie in a kernel memory (`newKernelBytes` of
+ * `@bloomkit/core/internal` put them there; the ring is at most 2^32 bits, so every position is an unsigned 32-bit
+ * integer, and k is at most 32, so a key's old bits fit one word); else undefined.
  */
 export function windowKernel(bits: Uint8Array): WindowKernel | undefined {
-  const module = windowModule();
-  if (module === null) return undefined;
-  const instance = instanceOver(module, bits);
+  const compiled = windowModule();
+  if (compiled === null) return undefined;
+  const instance = instanceOver(compiled, bits);
   if (instance === undefined) return undefined;
   const probe = instance.exports.probe as WindowKernel['probe'];
   const mark = instance.exports.mark as WindowKernel['mark'];
