@@ -1,3 +1,4 @@
+import { kernelBackend } from './kernel/backend.js';
 import type { Key } from './key.js';
 import { hashInto, hashRangeInto } from './murmur3.js';
 import { instantiateMurmur3, WASM_BATCH_KEYS, type WasmMurmur3 } from './wasm/murmur3-instance.js';
@@ -18,10 +19,6 @@ import { instantiateMurmur3, WASM_BATCH_KEYS, type WasmMurmur3 } from './wasm/mu
 /** The most keys one batch holds. */
 export const BATCH_KEYS: number = WASM_BATCH_KEYS;
 
-/** Which implementation runs: 'auto' uses WebAssembly where it loads. */
-export type HashBackend = 'auto' | 'javascript';
-
-let backend: HashBackend = 'auto';
 /** The WebAssembly hasher once loaded; null when it could not be (then never tried again). */
 let wasm: WasmMurmur3 | null | undefined;
 /** The JavaScript path's hashes. */
@@ -36,7 +33,7 @@ const scriptLineEnds = new Int32Array(BATCH_KEYS);
  * and `start` < `list.length`.
  */
 export function hashBatch(list: readonly Key[], start: number, seed: number, where: string): number {
-  if (backend === 'auto') {
+  if (kernelBackend() === 'auto') {
     const fast = loadedWasm();
     if (fast !== null) {
       const count = fast.hashKeys(list, start, seed);
@@ -70,7 +67,7 @@ export function hashLineBatch(
   let hashes: Int32Array = scriptHashes;
   let ends: Int32Array = scriptLineEnds;
   let most = BATCH_KEYS;
-  if (backend === 'auto') {
+  if (kernelBackend() === 'auto') {
     const fast = loadedWasm();
     if (fast !== null) {
       const count = fast.hashLines(bytes, from, to, separator, crlf, seed);
@@ -99,7 +96,7 @@ const CR = 0x0d;
 
 /** Where each line of the last {@link hashLineBatch} ends (the same array until the backend changes). */
 export function batchLineEnds(): Int32Array {
-  if (backend === 'auto') {
+  if (kernelBackend() === 'auto') {
     const fast = loadedWasm();
     if (fast !== null) return fast.lineEnds;
   }
@@ -110,7 +107,7 @@ export function batchLineEnds(): Int32Array {
  * The array the last {@link hashBatch} or {@link hashLineBatch} wrote to (the same one until the backend changes).
  */
 export function batchHashes(): Int32Array {
-  if (backend === 'auto') {
+  if (kernelBackend() === 'auto') {
     const fast = loadedWasm();
     if (fast !== null) return fast.hashes;
   }
@@ -135,19 +132,8 @@ function loadedWasm(): WasmMurmur3 | null {
   return wasm;
 }
 
-/**
- * Chooses the implementation: 'javascript' forces {@link hashInto} per key and the engine's JavaScript loops
- * instead of the blocked batch kernel (what runs where WebAssembly is refused), so the tests check both paths; 'auto' (the default) goes back. Returns what ran before. Not exported
- * from the package.
- */
-export function setHashBackend(choice: HashBackend): HashBackend {
-  const before = backend;
-  backend = choice;
-  return before;
-}
-
-/** Which implementation a batch runs on now: 'webassembly', or 'javascript' when forced or unavailable. */
+/** Which implementation a batch is hashed on now: 'webassembly', or 'javascript' when forced or unavailable. */
 export function hashBackend(): 'webassembly' | 'javascript' {
-  if (backend !== 'auto') return 'javascript';
+  if (kernelBackend() !== 'auto') return 'javascript';
   return loadedWasm() === null ? 'javascript' : 'webassembly';
 }

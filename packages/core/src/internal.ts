@@ -33,6 +33,11 @@ export { getUint64, MIN_ENVELOPE_BYTES, setUint64 } from './format.js';
 /** The JSON form (`{ format, version, kind, base64 }`) from and to a file's bytes. */
 export { fromFilterJson, toFilterJson } from './json.js';
 /**
+ * A filter's batch kernel chosen once, by the one rule and switch (WebAssembly or JavaScript) every kind obeys:
+ * a kind with a kernel of its own holds its kernel in one.
+ */
+export { KernelChoice } from './kernel/backend.js';
+/**
  * The counter store of a new counting filter: from 256 KiB of counters, in a kernel memory where the batch kernel
  * works on them.
  */
@@ -44,9 +49,9 @@ export { decodeSingleFilter } from './single-filter-codec.js';
 /**
  * Kernel memory for a kind's own batch kernel: `newKernelBytes`, `byteLength` bytes (zeros or a copy) in a kernel
  * memory, where a batch kernel can work on them, from 256 KiB where WebAssembly loads, else a plain array;
- * `instanceOver`, a kernel module instantiated over the memory such bytes lie in (the hashes and answers regions
- * its batches use, `KERNEL_KEYS` keys a call at most).
+ * `instanceOver`, a kernel module instantiated over the memory such bytes lie in (with the hashes and answers
+ * regions its batches use).
  */
-export { instanceOver, KERNEL_KEYS, type KernelInstance, newKernelBytes } from './wasm/kernel-memory.js';
+export { instanceOver, type KernelInstance, newKernelBytes } from './wasm/kernel-memory.js';
 /** A kind's kernel module compiled from its base64 bytes (the `NAME-wasm.ts` the shared WebAssembly build writes). */
 export { compileKernel } from './wasm/kernel-modules.js';

@@ -8,8 +8,8 @@ import {
   hashBackend,
   hashBatch,
   hashLineBatch,
-  setHashBackend,
 } from '../src/batch-hash.js';
+import { setKernelBackend } from '../src/kernel/backend.js';
 import type { Key } from '../src/key.js';
 import { hashInto, hashRangeInto } from '../src/murmur3.js';
 
@@ -50,12 +50,12 @@ function hashEach(list: readonly Key[], seed: number): Int32Array {
 }
 
 afterEach(() => {
-  setHashBackend('auto');
+  setKernelBackend('auto');
 });
 
 describe.each(['auto', 'javascript'] as const)('hashBatch (backend %s)', (choice) => {
   it('gives every key the words hashInto gives it: ASCII, non-ASCII, lone surrogates, bytes, mixed', () => {
-    setHashBackend(choice);
+    setKernelBackend(choice);
     fc.assert(
       fc.property(fc.array(anyKey, { maxLength: 60 }), seeds, (list, seed) => {
         expect(hashAll(list, seed)).toEqual(hashEach(list, seed));
@@ -65,7 +65,7 @@ describe.each(['auto', 'javascript'] as const)('hashBatch (backend %s)', (choice
   });
 
   it('agrees with the reference implementation on a batch of ASCII keys of every tail length', () => {
-    setHashBackend(choice);
+    setKernelBackend(choice);
     const list = Array.from({ length: 70 }, (_, i) => 'k'.repeat(i));
     const words = hashAll(list, 0x9747b28c);
     list.forEach((key, i) => {
@@ -77,7 +77,7 @@ describe.each(['auto', 'javascript'] as const)('hashBatch (backend %s)', (choice
   });
 
   it('splits long lists into batches of at most BATCH_KEYS, and keys past the window into batches of their own', () => {
-    setHashBackend(choice);
+    setKernelBackend(choice);
     const list: Key[] = Array.from({ length: 2 * BATCH_KEYS + 17 }, (_, i) => `https://www.example/${i}`);
     list[700] = 'x'.repeat(200_000); // longer than the WebAssembly window (128 KiB)
     list[701] = new Uint8Array(150_000).fill(7);
@@ -139,7 +139,7 @@ const lineBytes = fc
 
 describe.each(['auto', 'javascript'] as const)('hashLineBatch (backend %s)', (choice) => {
   it('finds the lines of a buffer range and gives each the words hashRangeInto gives its key, batch after batch', () => {
-    setHashBackend(choice);
+    setKernelBackend(choice);
     fc.assert(
       fc.property(
         lineBytes,
@@ -163,7 +163,7 @@ describe.each(['auto', 'javascript'] as const)('hashLineBatch (backend %s)', (ch
   });
 
   it('takes at most BATCH_KEYS lines, a line longer than the WebAssembly window alone, and no line without its separator', () => {
-    setHashBackend(choice);
+    setKernelBackend(choice);
     // 3,000 short lines, one of 270 KiB, 2,000 short lines, one of 100 KiB (after batches of short lines), and a
     // last line with no separator.
     const parts = [
@@ -193,17 +193,17 @@ describe.each(['auto', 'javascript'] as const)('hashLineBatch (backend %s)', (ch
 describe('the backends', () => {
   it('runs on WebAssembly here, and on JavaScript when forced', () => {
     expect(hashBackend()).toBe('webassembly');
-    expect(setHashBackend('javascript')).toBe('auto');
+    expect(setKernelBackend('javascript')).toBe('auto');
     expect(hashBackend()).toBe('javascript');
-    expect(setHashBackend('auto')).toBe('javascript');
+    expect(setKernelBackend('auto')).toBe('javascript');
   });
 
   it('hashes the same batch alike on both, so a filter built on one answers on the other', () => {
     fc.assert(
       fc.property(fc.array(anyKey, { minLength: 1, maxLength: 40 }), seeds, (list, seed) => {
-        setHashBackend('javascript');
+        setKernelBackend('javascript');
         const script = hashAll(list, seed);
-        setHashBackend('auto');
+        setKernelBackend('auto');
         expect(hashAll(list, seed)).toEqual(script);
       }),
       { numRuns: 200 },

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { setHashBackend } from '../src/batch-hash.js';
 import { BitArray } from '../src/bit-array.js';
 import { IncompatibleFiltersError, InvalidArgumentError } from '../src/errors.js';
+import { setKernelBackend } from '../src/kernel/backend.js';
 import type { KindRecord } from '../src/kinds.js';
 import { murmur3x86_128Into } from '../src/murmur3.js';
 import { derivePositions } from '../src/positions.js';
@@ -71,7 +71,7 @@ describe('BloomEngine', () => {
   it.each(['auto', 'javascript'] as const)(
     'addAll and hasMany (batches on backend %s) give the answers and bytes of add and has key by key',
     (backend) => {
-      const before = setHashBackend(backend);
+      const before = setKernelBackend(backend);
       try {
         const key = fc.oneof(
           fc.string({ maxLength: 50 }),
@@ -98,7 +98,7 @@ describe('BloomEngine', () => {
           { numRuns: 150 },
         );
       } finally {
-        setHashBackend(before);
+        setKernelBackend(before);
       }
     },
   );

@@ -1,4 +1,5 @@
 import type { Key } from '@bloomkit/core';
+import { KernelChoice } from '@bloomkit/core/internal';
 import { batchHashes, checkHashBatch, hashBatch, keyList } from '@bloomkit/core/kit';
 import { type WindowKernel, windowKernel } from './wasm/window-instance.js';
 import { NAME } from './window-kind.js';
@@ -16,19 +17,19 @@ let probeAnswers = new Uint8Array(4096);
 const KEYS_PER_READING = 1024;
 
 /**
- * A window filter's batches: keys hashed a batch at a time, then added or looked up on the batch kernel (core's
- * wasm/window.wat) where the ring's bits live in a kernel memory, else on the ring's own steps (window-ring.ts),
+ * A window filter's batches: keys hashed a batch at a time, then added or looked up on the batch kernel
+ * (wasm/window.wat) where the ring's bits live in a kernel memory, else on the ring's own steps (window-ring.ts),
  * with the same answers either way.
  */
 export abstract class RingBatches extends RingCore {
   /** A time window's copy of the batch being added (see {@link keptHashes}); grown once to the batch size. */
   protected batchCopy: Int32Array = new Int32Array(0);
   /**
-   * The batch kernel (core's wasm/window.wat) over the ring's bits, when they live in a WebAssembly memory of their
-   * own (from 256 KiB of bits, as `create`, a copying `deserialize` and `clone` allocate them): made on the first
-   * batch; null when there is none.
+   * The batch kernel (wasm/window.wat) over the ring's bits, when they live in a kernel memory (from 256 KiB of
+   * bits, as `create`, a copying `deserialize` and `clone` allocate them): made on the first batch, used while the
+   * switch of core's kernel/backend.ts is 'auto' (else, or when there is none, the ring's steps run).
    */
-  protected kernel: WindowKernel | null | undefined;
+  protected readonly kernel: KernelChoice<WindowKernel> = new KernelChoice(() => windowKernel(this.bytes));
 
   /**
    * Adds every key in order; returns how many were new to the window. Keys are checked first (arrays), then
@@ -88,7 +89,7 @@ export abstract class RingBatches extends RingCore {
    * run is added at that time, on the kernel or on the JavaScript loops alike.
    */
   protected addBatch(hashes: Int32Array, count: number, answers: Uint8Array | undefined): number {
-    const kernel = this.batchKernel();
+    const kernel = this.kernel.get();
     let added = 0;
     for (let done = 0; done < count; done += KEYS_PER_READING) {
       const n = Math.min(KEYS_PER_READING, count - done);
@@ -154,15 +155,6 @@ export abstract class RingBatches extends RingCore {
     return added;
   }
 
-  /**
-   * The batch kernel when this filter's bits live in a kernel memory (made on first use); else null: a ring below
-   * 256 KiB, one read in place (its bits are the file's), or where WebAssembly is missing.
-   */
-  protected batchKernel(): WindowKernel | null {
-    if (this.kernel === undefined) this.kernel = windowKernel(this.bytes) ?? null;
-    return this.kernel;
-  }
-
   /** `hasHash` for a batch of keys already hashed (see {@link addHashes}): `answers[j]` is 1 when key j may be in. */
   hasHashes(hashes: Int32Array, count: number, answers: Uint8Array): void {
     checkHashBatch(`${NAME}.hasHashes`, hashes, count, answers, true);
@@ -175,7 +167,7 @@ export abstract class RingBatches extends RingCore {
    * key j may be in, else 0.
    */
   protected findBatch(hashes: Int32Array, count: number, answers: Uint8Array): void {
-    const kernel = this.batchKernel();
+    const kernel = this.kernel.get();
     if (kernel !== null) {
       for (let done = 0; done < count; done += kernel.keysPerCall) {
         const n = Math.min(kernel.keysPerCall, count - done);

@@ -76,7 +76,10 @@ export abstract class RingCore {
     return j >= this.slices ? j - this.slices : j;
   }
 
-  /** The key's bit in slice `j`: position j of FORMAT.md §5's cubic, reduced to the slice. */
+  /**
+   * The key's bit in slice `j`: position j of FORMAT.md §5's cubic, reduced to the slice (Horner's rule: the ring
+   * reads one slice at a time, in no fixed order). The one copy of the window's slot formula in TypeScript.
+   */
   protected bitOf(j: number): number {
     const h = this.hash;
     const p = (h[0]! + Math.imul(j, (h[1]! + Math.imul(j, (h[2]! + Math.imul(j, h[3]!)) | 0)) | 0)) >>> 0;
@@ -105,11 +108,7 @@ export abstract class RingCore {
   /** The hashed key's bit in the slice of age `age`: 1 or 0 (from `before` below `known`). */
   protected bitAt(age: number, before: number, known: number): number {
     if (age < known) return (before >>> age) & 1;
-    let j = this.newest + age;
-    if (j >= this.slices) j -= this.slices;
-    const h = this.hash;
-    const p = (h[0]! + Math.imul(j, (h[1]! + Math.imul(j, (h[2]! + Math.imul(j, h[3]!)) | 0)) | 0)) >>> 0;
-    const bit = j * this.sliceBits + Math.floor(p * this.scale);
+    const bit = this.bitOf(this.physical(age));
     return (this.bytes[bit >>> 3]! >>> (bit & 7)) & 1;
   }
 

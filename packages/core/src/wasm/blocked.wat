@@ -1,6 +1,6 @@
-;; The blocked layout's probes and marks for a batch of keys already hashed (FORMAT.md section 5, as engine.ts's markAt
-;; and probeAt do for a blocked one-page store, bit for bit: test/wasm/blocked-instance.spec.ts), over bits that
-;; live in this module's memory. The memory is imported (kernel-memory.ts lays it out; filters may share it):
+;; The blocked layout's probes and marks for a batch of keys already hashed (FORMAT.md section 5, as blockedSlots of
+;; kernel/slot-loops.ts does for a blocked one-page store, bit for bit: test/wasm/blocked-instance.spec.ts), over
+;; bits that live in this module's memory. The memory is imported (kernel-memory.ts lays it out; filters may share it):
 ;;   [0, 16384)        the hashes: key j's h1..h4 at 16*j, j < n <= 1024;
 ;;   [16384, 17408)    the answers: one byte per key;
 ;;   [17408]           where the touch loop leaves the OR of the bytes it read (nothing reads it);

@@ -1,5 +1,5 @@
 ;; The standard and partitioned layouts' probes and marks for a batch of keys already hashed (FORMAT.md section 5,
-;; as engine.ts's markAt and probeAt do on their narrow path over a one-page store, bit for bit:
+;; as strideSlots of kernel/slot-loops.ts does over a one-page store, bit for bit:
 ;; test/wasm/blocked-instance.spec.ts and stride-instance.spec.ts), over bits that live in this module's memory;
 ;; and the same over the 4-, 8- or 16-bit counters of a counting filter (the counter entries at the end).
 ;; The memory is imported (laid out by kernel-memory.ts and stride-instance.ts; filters may share it):

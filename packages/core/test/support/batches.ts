@@ -1,13 +1,14 @@
-import { batchHashes, hashBatch, setHashBackend } from '../../src/batch-hash.js';
+import { batchHashes, hashBatch } from '../../src/batch-hash.js';
+import { setKernelBackend } from '../../src/kernel/backend.js';
 import type { Key } from '../../src/key.js';
 
 /** Runs `work` with batches forced onto the JavaScript loops (and the JavaScript hash). */
 export function onJavaScript<T>(work: () => T): T {
-  const before = setHashBackend('javascript');
+  const before = setKernelBackend('javascript');
   try {
     return work();
   } finally {
-    setHashBackend(before);
+    setKernelBackend(before);
   }
 }
 

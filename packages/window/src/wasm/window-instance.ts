@@ -1,4 +1,4 @@
-import { compileKernel, instanceOver, KERNEL_KEYS } from '@bloomkit/core/internal';
+import { compileKernel, instanceOver } from '@bloomkit/core/internal';
 import { WINDOW_WASM } from './window-wasm.js';
 
 /** window.wat compiled on first use and kept; null where it does not compile (then never tried again). */
@@ -54,7 +54,7 @@ export function windowKernel(bits: Uint8Array): WindowKernel | undefined {
   return {
     hashes: instance.hashes,
     answers: instance.answers,
-    keysPerCall: KERNEL_KEYS,
+    keysPerCall: instance.answers.length,
     probe(n, scale, sliceBits, slices, k, newest) {
       at.value = offset;
       return probe(n, scale, sliceBits, slices, k, newest);
