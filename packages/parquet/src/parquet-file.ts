@@ -92,36 +92,7 @@ export async function openParquetFilters(
   } catch (error) {
     throw new FormatError(`${where}: not a readable Parquet file (${(error as Error).message})`);
   }
-  const chunks: ColumnChunkFilter[] = [];
-  metadata.row_groups.forEach((group, rowGroup) => {
-    for (const chunk of group.columns) {
-      const meta = chunk.meta_data;
-      if (meta?.bloom_filter_offset === undefined) continue;
-      const offset = Number(meta.bloom_filter_offset);
-      const length = meta.bloom_filter_length;
-      if (!Number.isSafeInteger(offset) || offset < 0 || offset >= file.byteLength) {
-        throw new FormatError(
-          `${where}: row group ${rowGroup}'s bloom_filter_offset ${offset} lies outside the file`,
-        );
-      }
-      if (
-        length !== undefined &&
-        (!Number.isSafeInteger(length) || length < 1 || length > file.byteLength - offset)
-      ) {
-        throw new FormatError(
-          `${where}: row group ${rowGroup}'s bloom_filter_length ${length} runs past the file`,
-        );
-      }
-      if (!PHYSICAL_TYPES.includes(meta.type as PhysicalType) || meta.type === 'INT96') continue;
-      chunks.push({
-        rowGroup,
-        column: meta.path_in_schema.join('.'),
-        type: meta.type as PhysicalType,
-        offset,
-        length,
-      });
-    }
-  });
+  const chunks = chunkFilters(where, metadata, file.byteLength);
   const read = new Map<ColumnChunkFilter, Promise<SplitBlockBloomFilter>>();
   const find = (rowGroup: number, column: string) =>
     chunks.find((chunk) => chunk.rowGroup === rowGroup && chunk.column === column);
@@ -161,6 +132,45 @@ export async function openParquetFilters(
       return answers;
     },
   };
+}
+
+/**
+ * The column chunks with a filter, their offsets and lengths checked against the file's `fileBytes` (a
+ * FormatError when they lie outside it); chunks of a type this package does not hash (INT96, or one outside
+ * PHYSICAL_TYPES) are left out.
+ */
+function chunkFilters(where: string, metadata: FileMetaData, fileBytes: number): ColumnChunkFilter[] {
+  const chunks: ColumnChunkFilter[] = [];
+  metadata.row_groups.forEach((group, rowGroup) => {
+    for (const chunk of group.columns) {
+      const meta = chunk.meta_data;
+      if (meta?.bloom_filter_offset === undefined) continue;
+      const offset = Number(meta.bloom_filter_offset);
+      const length = meta.bloom_filter_length;
+      if (!Number.isSafeInteger(offset) || offset < 0 || offset >= fileBytes) {
+        throw new FormatError(
+          `${where}: row group ${rowGroup}'s bloom_filter_offset ${offset} lies outside the file`,
+        );
+      }
+      if (
+        length !== undefined &&
+        (!Number.isSafeInteger(length) || length < 1 || length > fileBytes - offset)
+      ) {
+        throw new FormatError(
+          `${where}: row group ${rowGroup}'s bloom_filter_length ${length} runs past the file`,
+        );
+      }
+      if (!PHYSICAL_TYPES.includes(meta.type as PhysicalType) || meta.type === 'INT96') continue;
+      chunks.push({
+        rowGroup,
+        column: meta.path_in_schema.join('.'),
+        type: meta.type as PhysicalType,
+        offset,
+        length,
+      });
+    }
+  });
+  return chunks;
 }
 
 /** The leaf columns of the schema (the elements with a physical type), with the logical types that read differently. */

@@ -108,36 +108,9 @@ async function answerKeys(
   };
   const yesLine = new TextEncoder().encode(`\t${operation.yes}\n`);
   const noLine = new TextEncoder().encode(`\t${operation.no}\n`);
-  const hashing = takesHashes(filter) ? filter : undefined;
-  const byHashes = operation.applyHashes;
-  // One answer per key of a batch: the batch's hash array holds 4 words a key.
-  const answers = new Uint8Array(batchHashes().length / 4);
-  // A block's lines, a batch at a time: hashed where they lie, answered together, then tallied and printed in order.
-  const answerLines =
-    hashing === undefined || byHashes === undefined
-      ? undefined
-      : (chunk: Buffer, start: number, end: number, separator: number): void => {
-          const crlf = separator === LF;
-          for (let from = start; from < end; ) {
-            const count = hashLineBatch(chunk, from, end, separator, crlf, hashing.seed);
-            if (count === 0) throw new Error(`${operation.name}: no separator in [${from}, ${end})`);
-            const lineEnds = batchLineEnds();
-            const before = hashing.count;
-            byHashes(hashing, batchHashes(), count, answers);
-            watch?.checkBatch(before, hashing.count);
-            let lineStart = from;
-            for (let j = 0; j < count; j++) {
-              const next = lineEnds[j]!;
-              const yes = tally(answers[j] === 1);
-              if (options.verbose) {
-                out.bytes(chunk, lineStart, keyEndOf(chunk, lineStart, next - 1, separator));
-                out.encoded(yes ? yesLine : noLine);
-              }
-              lineStart = next;
-            }
-            from = lineStart;
-          }
-        };
+  const answerLines = takesHashes(filter)
+    ? lineAnswerer(operation, filter, { tally, watch, out, verbose: options.verbose, yesLine, noLine })
+    : undefined;
   await visitKeys(
     options,
     {
@@ -176,6 +149,53 @@ async function answerKeys(
   // Past a fixed filter's capacity its rate is no longer the one promised: warned, and exit 3, as `dedup --fixed`.
   if (operation.status === 'success' && watch?.passed === true) return EXIT.overCapacity;
   return operation.status === 'success' || no === 0 ? EXIT.ok : EXIT.absent;
+}
+
+/** What a line answerer tallies and prints with (see {@link lineAnswerer}). */
+interface LineSink {
+  readonly tally: (yes: boolean) => boolean;
+  readonly watch: CapacityWatch | undefined;
+  readonly out: Output;
+  readonly verbose: boolean | undefined;
+  readonly yesLine: Uint8Array;
+  readonly noLine: Uint8Array;
+}
+
+/**
+ * The answerer of a block's lines, a batch at a time: hashed where they lie (`hashLineBatch`), answered together
+ * by the operation's batch entry, then tallied and printed in order; undefined when the operation has none.
+ */
+function lineAnswerer(
+  operation: KeyedOperation,
+  hashing: HashingFilter,
+  { tally, watch, out, verbose, yesLine, noLine }: LineSink,
+): ((chunk: Buffer, start: number, end: number, separator: number) => void) | undefined {
+  const byHashes = operation.applyHashes;
+  if (byHashes === undefined) return undefined;
+  // One answer per key of a batch: the batch's hash array holds 4 words a key.
+  const answers = new Uint8Array(batchHashes().length / 4);
+  return (chunk, start, end, separator) => {
+    const crlf = separator === LF;
+    for (let from = start; from < end; ) {
+      const count = hashLineBatch(chunk, from, end, separator, crlf, hashing.seed);
+      if (count === 0) throw new Error(`${operation.name}: no separator in [${from}, ${end})`);
+      const lineEnds = batchLineEnds();
+      const before = hashing.count;
+      byHashes(hashing, batchHashes(), count, answers);
+      watch?.checkBatch(before, hashing.count);
+      let lineStart = from;
+      for (let j = 0; j < count; j++) {
+        const next = lineEnds[j]!;
+        const yes = tally(answers[j] === 1);
+        if (verbose) {
+          out.bytes(chunk, lineStart, keyEndOf(chunk, lineStart, next - 1, separator));
+          out.encoded(yes ? yesLine : noLine);
+        }
+        lineStart = next;
+      }
+      from = lineStart;
+    }
+  };
 }
 
 /**

@@ -18,6 +18,30 @@ import {
   waitSeconds,
 } from './flags.js';
 
+/** dedup's help after its options: what it drops, --fixed, --window, --state and examples. */
+const DEDUP_HELP: string = `
+A line the filter has seen is dropped: every repeat, and a new line that is a false positive (at most the
+--fpr rate). The filter is scalable, starting at --capacity lines (default ${grouped(DEDUP_INITIAL_CAPACITY)}) and
+growing with the stream, so the rate holds for any number of lines. --fixed makes a blocked filter of exactly
+--capacity lines: faster, but past its capacity the rate rises; that is warned on stderr the moment it happens,
+and the run exits with status 3.
+
+--window makes a filter that forgets: a line seen within the window (the last N lines, or the last 24h with
+--capacity N lines per 24h) is always dropped; an older line is forgotten gradually, all of them after about
+1.45-1.81 windows of lines (2.6-3.5 durations). More lines than --capacity per duration shorten its memory, never
+raising the rate. Its memory is constant however long the stream. With --state, the window carries over between runs;
+with --redis, one window is shared by every machine.
+
+With --state, a run waits for another run on the same state file, and SIGINT, SIGTERM or SIGHUP stop it cleanly:
+the state is saved with every line printed so far, then it exits 128 + the signal's number. Running it again on
+the same input prints exactly the lines it had not printed.
+
+Examples:
+  zcat urls.gz | bloomkit dedup --capacity 50000000 > unique.txt
+  crawl | bloomkit dedup --state seen.bf | fetch
+  tail -f events.log | bloomkit dedup --window 1h --capacity 1000000 --state hour.bf
+${REDIS_HELP}`;
+
 /** `dedup [FILES…]`: each line once, in order, in constant memory (a file or Redis). */
 export const registerDedup: Registration = (program, { exit, writer, interrupts }) => {
   const command = program
@@ -59,31 +83,7 @@ export const registerDedup: Registration = (program, { exit, writer, interrupts 
       `with --state: how long to wait for another bloomkit writing it (default ${DEFAULT_WAIT_SECONDS})`,
       waitSeconds,
     )
-    .addHelpText(
-      'after',
-      `
-A line the filter has seen is dropped: every repeat, and a new line that is a false positive (at most the
---fpr rate). The filter is scalable, starting at --capacity lines (default ${grouped(DEDUP_INITIAL_CAPACITY)}) and
-growing with the stream, so the rate holds for any number of lines. --fixed makes a blocked filter of exactly
---capacity lines: faster, but past its capacity the rate rises; that is warned on stderr the moment it happens,
-and the run exits with status 3.
-
---window makes a filter that forgets: a line seen within the window (the last N lines, or the last 24h with
---capacity N lines per 24h) is always dropped; an older line is forgotten gradually, all of them after about
-1.45-1.81 windows of lines (2.6-3.5 durations). More lines than --capacity per duration shorten its memory, never
-raising the rate. Its memory is constant however long the stream. With --state, the window carries over between runs;
-with --redis, one window is shared by every machine.
-
-With --state, a run waits for another run on the same state file, and SIGINT, SIGTERM or SIGHUP stop it cleanly:
-the state is saved with every line printed so far, then it exits 128 + the signal's number. Running it again on
-the same input prints exactly the lines it had not printed.
-
-Examples:
-  zcat urls.gz | bloomkit dedup --capacity 50000000 > unique.txt
-  crawl | bloomkit dedup --state seen.bf | fetch
-  tail -f events.log | bloomkit dedup --window 1h --capacity 1000000 --state hour.bf
-${REDIS_HELP}`,
-    )
+    .addHelpText('after', DEDUP_HELP)
     .action(async (files: string[], o) => {
       const options = {
         files: files.map(textOf),

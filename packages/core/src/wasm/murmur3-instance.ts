@@ -62,22 +62,35 @@ export function instantiateMurmur3(): WasmMurmur3 | undefined {
   } catch {
     return undefined;
   }
-  const run = exports.hashKeys as (
-    starts: number,
-    ends: number,
-    n: number,
-    seed: number,
-    out: number,
-  ) => void;
-  const split = exports.splitLines as (
-    from: number,
-    to: number,
-    separator: number,
-    crlf: number,
-    max: number,
-    bias: number,
-  ) => number;
+  const run = exports.hashKeys as RunHash;
+  const split = exports.splitLines as SplitLines;
   const buffer = (exports.memory as WebAssembly.Memory).buffer;
+  const lineEnds = new Int32Array(buffer, LINE_ENDS_AT, WASM_BATCH_KEYS);
+  const hashKeys = keysHasher(buffer, run);
+  const hashLines = linesHasher(buffer, lineEnds, run, split);
+  return {
+    hashKeys,
+    hashLines,
+    hashes: new Int32Array(buffer, HASHES_AT, WASM_BATCH_KEYS * 4),
+    lineEnds,
+  };
+}
+
+/** murmur3.wat's hashKeys entry: starts and ends (offsets of the window), n, seed, where the hashes go. */
+type RunHash = (starts: number, ends: number, n: number, seed: number, out: number) => void;
+
+/** murmur3.wat's splitLines entry (see its header). */
+type SplitLines = (
+  from: number,
+  to: number,
+  separator: number,
+  crlf: number,
+  max: number,
+  bias: number,
+) => number;
+
+/** {@link HashKeysFunction} over the module's memory: keys copied (strings joined, encoded at once) and hashed. */
+function keysHasher(buffer: ArrayBuffer, run: RunHash): HashKeysFunction {
   const memory = new Uint8Array(buffer);
   const starts = new Int32Array(buffer, STARTS_AT, WASM_BATCH_KEYS);
   const ends = new Int32Array(buffer, ENDS_AT, WASM_BATCH_KEYS);
@@ -115,7 +128,17 @@ export function instantiateMurmur3(): WasmMurmur3 | undefined {
     run(STARTS_AT, ENDS_AT, j - start, seed, HASHES_AT);
     return j - start;
   };
-  const lineEnds = new Int32Array(buffer, LINE_ENDS_AT, WASM_BATCH_KEYS);
+  return hashKeys;
+}
+
+/** {@link HashLinesFunction} over the module's memory: a block's lines copied, split and hashed where they lie. */
+function linesHasher(
+  buffer: ArrayBuffer,
+  lineEnds: Int32Array,
+  run: RunHash,
+  split: SplitLines,
+): HashLinesFunction {
+  const memory = new Uint8Array(buffer);
   // Bytes copied for the next batch of lines: what the last batch used, with room to spare, so a batch copies about
   // the bytes of its 1024 lines rather than the whole window (the whole window when that was not enough for one).
   let linesCopy = 16384;
@@ -140,10 +163,5 @@ export function instantiateMurmur3(): WasmMurmur3 | undefined {
       if (length === most) return 0;
     }
   };
-  return {
-    hashKeys,
-    hashLines,
-    hashes: new Int32Array(buffer, HASHES_AT, WASM_BATCH_KEYS * 4),
-    lineEnds,
-  };
+  return hashLines;
 }
