@@ -5,22 +5,22 @@ import { BitfieldBatch, GET_BIT, SET_BIT } from './bitfield.js';
 import { allocateBytes, readBytes, writeBytes } from './bytes.js';
 import { runScript, type Script, script } from './client.js';
 import { filterGone, isGoneReply, RedisFilterError } from './errors.js';
+import { readExceptionSets, writeExceptionSets } from './exception-sets.js';
 import { checkGuard, GUARD_BYTES, guardBytes, guardRead } from './guard.js';
 import { type RedisKind, redisKind, singleClass } from './kinds.js';
 import type { LocalFilter, SingleLocalFilter } from './local.js';
 import { PackedKeys, PackedOffsets } from './packed.js';
+import { everyIndex, PagesReader } from './pages-reader.js';
 import { KeyPositions, redisBitOffset } from './positions.js';
 import { EXCEPTIONS_ADD, EXCEPTIONS_HAS, EXCEPTIONS_RECORD, EXCEPTIONS_REMOVE } from './scripts.js';
 import { settleAll } from './settle.js';
 import { shardTrailer } from './shard-shape.js';
+import type { Counter, Store, StoreContext } from './store.js';
 
 const EXCEPTED_ADD = script(EXCEPTIONS_ADD);
 const EXCEPTED_HAS = script(EXCEPTIONS_HAS);
 const RECORD = script(EXCEPTIONS_RECORD);
 const REMOVE = script(EXCEPTIONS_REMOVE);
-
-/** Members per SSCAN and per SADD when exceptions are exported or imported. */
-const SET_BATCH = 1000;
 
 /** An exceptions script's reply for one key: '1' (added and changed, present, listed, removed), '2', '0'. */
 const CHANGED = '1';
@@ -55,8 +55,6 @@ interface Located {
   readonly offsets: Float64Array;
   readonly shards: Uint32Array;
 }
-
-import type { Counter, Store, StoreContext } from './store.js';
 
 /**
  * Bits in Redis strings: the standard and partitioned kinds in one string `bloomkit:{NAME}:data` (up to 2^32 bits,
@@ -423,27 +421,14 @@ export class BitStore implements Store {
       }),
     );
     const storage = new BitArray(params.bits, { bytes: parts.length === 1 ? parts[0]! : parts, copy: false });
-    const shape = {
-      bits: params.bits,
-      hashes: params.hashes,
-      seed: params.seed,
-      maxBytes: Number.MAX_SAFE_INTEGER,
-    };
+    const { bits, hashes, seed } = params;
+    const shape = { bits, hashes, seed, maxBytes: Number.MAX_SAFE_INTEGER };
     const state = { storage, count, capacity: params.capacity ?? undefined, fpr: params.fpr ?? undefined };
     const Class = singleClass(this.kind);
     const local = new Class(shape, state) as LocalFilter;
     if (!params.exceptions) return local;
-    const excepted = ExceptionFilter.wrap(local);
-    for (const set of this.exceptionSets()) {
-      let cursor = '0';
-      do {
-        const [next, members] = await client.sscanBuffer(set, cursor, 'COUNT', SET_BATCH);
-        for (const member of members) excepted.addException(new Uint8Array(member));
-        cursor = String(next);
-      } while (cursor !== '0');
-    }
     // Adds racing the export may have lifted exceptions already read; the export is not a snapshot across keys.
-    return excepted as unknown as LocalFilter;
+    return (await readExceptionSets(client, this.exceptionSets(), local)) as unknown as LocalFilter;
   }
 
   async write(given: LocalFilter): Promise<void> {
@@ -454,67 +439,10 @@ export class BitStore implements Store {
     const sizes = this.sizes();
     for (const [i, size] of sizes.entries())
       await writeBytes(this.context.client, this.key(i), payload.take(size), this.trailer(i));
-    if (excepted !== undefined) await this.writeExceptions(excepted);
-  }
-
-  /** SADDs an imported filter's exceptions to the sets of the strings their keys map to, a batch at a time. */
-  private async writeExceptions(excepted: ExceptionFilter): Promise<void> {
+    if (excepted === undefined) return;
     const { client, keys } = this.context;
-    const batches = new Map<string, Buffer[]>();
-    const flush = async (set: string) => {
-      const members = batches.get(set)!;
-      batches.delete(set);
-      await client.sadd(set, ...members);
-    };
-    for (const key of excepted.exceptions()) {
-      const set = keys.exceptions(this.sharded ? this.shardOf(this.positions.of(key)) : undefined);
-      const members = batches.get(set) ?? [];
-      members.push(typeof key === 'string' ? Buffer.from(key, 'utf8') : Buffer.from(key));
-      batches.set(set, members);
-      if (members.length === SET_BATCH) await flush(set);
-    }
-    for (const set of [...batches.keys()]) await flush(set);
-  }
-}
-
-/** 0, 1, …, n − 1. */
-function everyIndex(n: number): number[] {
-  const out = new Array<number>(n);
-  for (let i = 0; i < n; i++) out[i] = i;
-  return out;
-}
-
-/** Reads consecutive ranges of bytes split over pages (a payload larger than one array). */
-class PagesReader {
-  private page = 0;
-  private at = 0;
-
-  constructor(private readonly pages: readonly Uint8Array[]) {}
-
-  take(length: number): Uint8Array {
-    const first = this.pages[this.page]!;
-    if (this.at + length <= first.length) {
-      const view = first.subarray(this.at, this.at + length);
-      this.at += length;
-      if (this.at === first.length) {
-        this.page++;
-        this.at = 0;
-      }
-      return view;
-    }
-    const out = new Uint8Array(length);
-    let done = 0;
-    while (done < length) {
-      const page = this.pages[this.page]!;
-      const n = Math.min(page.length - this.at, length - done);
-      out.set(page.subarray(this.at, this.at + n), done);
-      done += n;
-      this.at += n;
-      if (this.at === page.length) {
-        this.page++;
-        this.at = 0;
-      }
-    }
-    return out;
+    const setOf = (key: Key) =>
+      keys.exceptions(this.sharded ? this.shardOf(this.positions.of(key)) : undefined);
+    await writeExceptionSets(client, excepted, setOf);
   }
 }

@@ -4,6 +4,7 @@ import {
   type ByteSource,
   chooseShape,
   InvalidArgumentError,
+  type Layout,
 } from '@bloomkit/core';
 import { resolveSeed } from '@bloomkit/core/internal';
 import { checkInteger, checkOneOf, checkOpenInterval } from '@bloomkit/core/kit';
@@ -19,7 +20,7 @@ import {
 import { WindowBloomFilter } from '@bloomkit/window';
 import { chainShapes } from './chain-shapes.js';
 import { GUARD_BYTES } from './guard.js';
-import { type RedisKind, requireRedisKind } from './kinds.js';
+import { type RedisKind, type RedisStorage, requireRedisKind } from './kinds.js';
 import type { LocalFilter } from './local.js';
 import { MAX_SHARDS, MAX_STRING_BITS, type RedisFilterParams } from './params.js';
 
@@ -81,7 +82,7 @@ export interface RedisFilterOptions {
  */
 
 /** The parameters every kind stores, set to what a kind without counters, shards or a chain has. */
-function baseParams(kind: string, seed: number, exceptions: boolean) {
+function baseParams(kind: string, seed: number, exceptions: boolean): BaseParams {
   return {
     kind,
     seed,
@@ -109,47 +110,69 @@ export function planParams(where: string, o: RedisFilterOptions): RedisFilterPar
       `${where}: exceptions live beside bits: kind must be one of standard, partitioned, blocked (or another bit kind), not ${kind}`,
     );
   }
-  const base = baseParams(kind, seed, exceptions);
   if (o.duration !== undefined && storage !== 'ring') {
     throw new InvalidArgumentError(`${where}: duration applies to a window, not ${kind}`);
   }
-  if (storage === 'ring') {
-    if (o.bits !== undefined || o.hashes !== undefined) {
-      throw new InvalidArgumentError(
-        `${where}: a ${kind} filter is sized by capacity (the window) and fpr, not bits and hashes`,
-      );
-    }
-    if (o.counterBits !== undefined || o.shards !== undefined) {
-      throw new InvalidArgumentError(`${where}: counterBits and shards do not apply to a ${kind} filter`);
-    }
-    const capacity = checkInteger(where, 'capacity', o.capacity, 1, Number.MAX_SAFE_INTEGER);
-    const fpr = checkOpenInterval(where, 'fpr', o.fpr, 0, 1);
-    const duration =
-      o.duration === undefined ? 0 : checkInteger(where, 'duration', o.duration, 1, Number.MAX_SAFE_INTEGER);
-    const shape = WindowBloomFilter.shapeOf(capacity, fpr, {
-      duration: duration === 0 ? undefined : duration,
-    });
-    const bits = (shape.hashes + shape.ageSlices) * shape.sliceBits;
-    checkStringBits(where, kind, storage, bits);
-    return { ...base, bits, hashes: shape.hashes, capacity, fpr, duration };
+  const plan = { where, o, kind, storage, base: baseParams(kind, seed, exceptions) };
+  if (storage === 'ring') return planRing(plan);
+  if (storage === 'chain') return planChain(plan);
+  return planSingle(plan, Class.kind.layout);
+}
+
+/** What planParams hands the plan of a storage family: the options, the kind, and the fields every kind has. */
+interface Plan {
+  readonly where: string;
+  readonly o: RedisFilterOptions;
+  readonly kind: string;
+  readonly storage: RedisStorage;
+  readonly base: BaseParams;
+}
+
+/** A plan's fields before its family sizes it. */
+type BaseParams = Omit<RedisFilterParams, 'bits' | 'hashes' | 'capacity' | 'fpr'>;
+
+/** A window's ring, sized by its window (capacity), fpr and duration as WindowBloomFilter sizes it. */
+function planRing({ where, o, kind, storage, base }: Plan): RedisFilterParams {
+  if (o.bits !== undefined || o.hashes !== undefined) {
+    throw new InvalidArgumentError(
+      `${where}: a ${kind} filter is sized by capacity (the window) and fpr, not bits and hashes`,
+    );
   }
-  if (storage === 'chain') {
-    if (o.bits !== undefined || o.hashes !== undefined) {
-      throw new InvalidArgumentError(
-        `${where}: a ${kind} filter is sized by capacity and fpr, not bits and hashes`,
-      );
-    }
-    const growth = checkGrowthFactor(where, o.growth ?? DEFAULT_GROWTH);
-    const tightening = checkOpenInterval(where, 'tightening', o.tightening ?? DEFAULT_TIGHTENING, 0, 1);
-    const capacity = checkInteger(where, 'capacity', o.capacity, 1, Number.MAX_SAFE_INTEGER);
-    const fpr = checkOpenInterval(where, 'fpr', o.fpr, 0, 1);
-    const schedule = { initialCapacity: capacity, fpr, growth, tightening };
-    const first = subFilterShape(schedule, 0);
-    checkStringBits(where, kind, storage, first.bits);
-    const shapes = chainShapes(schedule);
-    return { ...base, bits: first.bits, hashes: first.hashes, capacity, fpr, growth, tightening, shapes };
+  if (o.counterBits !== undefined || o.shards !== undefined) {
+    throw new InvalidArgumentError(`${where}: counterBits and shards do not apply to a ${kind} filter`);
   }
-  const layout = Class.kind.layout;
+  const capacity = checkInteger(where, 'capacity', o.capacity, 1, Number.MAX_SAFE_INTEGER);
+  const fpr = checkOpenInterval(where, 'fpr', o.fpr, 0, 1);
+  const duration =
+    o.duration === undefined ? 0 : checkInteger(where, 'duration', o.duration, 1, Number.MAX_SAFE_INTEGER);
+  const shape = WindowBloomFilter.shapeOf(capacity, fpr, {
+    duration: duration === 0 ? undefined : duration,
+  });
+  const bits = (shape.hashes + shape.ageSlices) * shape.sliceBits;
+  checkStringBits(where, kind, storage, bits);
+  return { ...base, bits, hashes: shape.hashes, capacity, fpr, duration };
+}
+
+/** A scalable chain: its schedule, and the shape of every sub-filter it may hold. */
+function planChain({ where, o, kind, storage, base }: Plan): RedisFilterParams {
+  if (o.bits !== undefined || o.hashes !== undefined) {
+    throw new InvalidArgumentError(
+      `${where}: a ${kind} filter is sized by capacity and fpr, not bits and hashes`,
+    );
+  }
+  const growth = checkGrowthFactor(where, o.growth ?? DEFAULT_GROWTH);
+  const tightening = checkOpenInterval(where, 'tightening', o.tightening ?? DEFAULT_TIGHTENING, 0, 1);
+  const capacity = checkInteger(where, 'capacity', o.capacity, 1, Number.MAX_SAFE_INTEGER);
+  const fpr = checkOpenInterval(where, 'fpr', o.fpr, 0, 1);
+  const schedule = { initialCapacity: capacity, fpr, growth, tightening };
+  const first = subFilterShape(schedule, 0);
+  checkStringBits(where, kind, storage, first.bits);
+  const shapes = chainShapes(schedule);
+  return { ...base, bits: first.bits, hashes: first.hashes, capacity, fpr, growth, tightening, shapes };
+}
+
+/** A single filter (bits in one string or in shards, or counters): m and k given, or sized by its layout. */
+function planSingle({ where, o, kind, storage, base }: Plan, layout: Layout): RedisFilterParams {
   const counterBits =
     storage === 'counters' ? checkOneOf(where, 'counterBits', o.counterBits ?? 4, [4, 8] as const) : 0;
   if (storage !== 'counters' && o.counterBits !== undefined) {

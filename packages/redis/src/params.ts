@@ -1,10 +1,10 @@
-import { BLOCK_BITS, FormatError, MAX_BLOCKED_BITS, MAX_HASHES } from '@bloomkit/core';
-import { MAX_GROWTH, MAX_SUB_FILTERS, MIN_GROWTH } from '@bloomkit/scalable';
-import { WindowBloomFilter } from '@bloomkit/window';
+import { FormatError, MAX_HASHES } from '@bloomkit/core';
+import { MAX_SUB_FILTERS } from '@bloomkit/scalable';
 import { MAX_STRING_BITS } from './bytes.js';
-import { type ChainShape, chainShapes, decodeChainShapes, encodeChainShapes } from './chain-shapes.js';
+import { type ChainShape, encodeChainShapes } from './chain-shapes.js';
 import { metaKey } from './keys.js';
 import { redisKind, redisKindNames } from './kinds.js';
+import { FAMILY_DECODERS, MAX_SHARDS, MetaFields } from './meta-fields.js';
 
 export { MAX_STRING_BITS };
 
@@ -111,108 +111,24 @@ export function decodeParams(where: string, name: string, fields: Record<string,
   const { storage } = found;
   const record = found.Class.kind;
   const kind = record.name;
-  const bad = (field: string, range: string) =>
-    new FormatError(
-      `${where}: meta field ${field} of ${metaKey(name)} must be ${range}, got ${JSON.stringify(fields[field])}`,
-    );
-  const int = (field: string, min: number, max: number) => {
-    const text = fields[field];
-    const value = Number(text);
-    if (
-      text === undefined ||
-      !/^\d+$/.test(text) ||
-      !Number.isSafeInteger(value) ||
-      value < min ||
-      value > max
-    ) {
-      throw bad(field, `an integer in [${min}, ${max}]`);
-    }
-    return value;
-  };
-  const rate = (field: string) => {
-    const value = Number(fields[field]);
-    if (!(value > 0 && value < 1)) throw bad(field, 'a number in (0, 1)');
-    return value;
-  };
-  const seed = int('seed', 0, MAX_U32);
-  const hashes = int('hashes', 1, MAX_HASHES);
+  const meta = new MetaFields(where, name, fields);
+  const seed = meta.int('seed', 0, MAX_U32);
+  const hashes = meta.int('hashes', 1, MAX_HASHES);
   // Absent in a hash written before exceptions existed: none.
-  const exceptions = fields.exceptions === undefined ? false : int('exceptions', 0, 1) === 1;
+  const exceptions = fields.exceptions === undefined ? false : meta.int('exceptions', 0, 1) === 1;
   if (exceptions && storage !== 'bits' && storage !== 'shards') {
-    throw bad('exceptions', `0 for a ${kind} filter (exceptions live beside bits)`);
+    throw meta.bad('exceptions', `0 for a ${kind} filter (exceptions live beside bits)`);
   }
   const sized = fields.capacity !== '' || fields.fpr !== '';
-  const capacity = sized || storage === 'chain' ? int('capacity', 1, Number.MAX_SAFE_INTEGER) : null;
-  const fpr = sized || storage === 'chain' ? rate('fpr') : null;
+  const capacity = sized || storage === 'chain' ? meta.int('capacity', 1, Number.MAX_SAFE_INTEGER) : null;
+  const fpr = sized || storage === 'chain' ? meta.rate('fpr') : null;
   // Absent in a hash written before windows existed: 0.
-  const duration = fields.duration === undefined ? 0 : int('duration', 0, Number.MAX_SAFE_INTEGER);
-  if (duration !== 0 && storage !== 'ring') throw bad('duration', `0 for a ${kind} filter`);
-  const base = { kind, seed, hashes, capacity, fpr, exceptions, duration };
-  const zero = (field: string) => int(field, 0, 0);
-  /** The fields of a kind in one string: one shard, no shard blocks. */
-  const oneString = () => ({ shards: int('shards', 1, 1), shardBlocks: zero('shardBlocks') });
-  if (storage === 'chain') {
-    const growth = Number(fields.growth);
-    if (!(growth >= MIN_GROWTH && growth <= MAX_GROWTH)) {
-      throw bad('growth', `a number in [${MIN_GROWTH}, ${MAX_GROWTH}]`);
-    }
-    const tightening = rate('tightening');
-    const schedule = { initialCapacity: capacity!, fpr: fpr!, growth, tightening };
-    // Absent in a hash written before `shapes` existed: the schedule's own sizing, as the filter was grown then.
-    const shapes =
-      fields.shapes === undefined
-        ? chainShapes(schedule)
-        : decodeChainShapes(where, name, fields.shapes, schedule);
-    const first = shapes[0];
-    if (first === undefined) throw bad('capacity', 'small enough for sub-filter 0 to fit one Redis string');
-    const bits = int('bits', first.bits, first.bits);
-    if (hashes !== first.hashes) throw bad('hashes', `${first.hashes}, the k of sub-filter 0 in shapes`);
-    return { ...base, bits, counterBits: zero('counterBits'), ...oneString(), growth, tightening, shapes };
-  }
-  const fixed = { growth: zero('growth'), tightening: int('tightening', 0, 0) };
-  if (storage === 'ring') {
-    if (capacity === null) throw bad('capacity', 'the window, an integer in [1, 2^53 - 1]');
-    let shape: { hashes: number; ageSlices: number; sliceBits: number };
-    try {
-      shape = WindowBloomFilter.shapeOf(capacity, fpr!, { duration: duration === 0 ? undefined : duration });
-    } catch (error) {
-      throw new FormatError(
-        `${where}: meta of ${metaKey(name)} holds an impossible window: ${(error as Error).message}`,
-      );
-    }
-    const ringBits = (shape.hashes + shape.ageSlices) * shape.sliceBits;
-    const bits = int('bits', ringBits, ringBits);
-    if (hashes !== shape.hashes) throw bad('hashes', `${shape.hashes}, what the window's sizing gives`);
-    return { ...base, bits, counterBits: zero('counterBits'), ...oneString(), ...fixed };
-  }
-  if (storage === 'counters') {
-    const counterBits = int('counterBits', 4, 8);
-    if (counterBits !== 4 && counterBits !== 8) throw bad('counterBits', 'one of 4, 8');
-    const bits = int('bits', 1, MAX_STRING_BITS / counterBits);
-    return { ...base, bits, counterBits, ...oneString(), ...fixed };
-  }
-  if (storage === 'shards') {
-    const bits = int('bits', BLOCK_BITS, MAX_BLOCKED_BITS);
-    if (bits % BLOCK_BITS !== 0) throw bad('bits', `a multiple of ${BLOCK_BITS}`);
-    const blocks = bits / BLOCK_BITS;
-    const shardBlocks = int('shardBlocks', 1, Math.min(blocks, MAX_STRING_BITS / BLOCK_BITS));
-    const shards = int('shards', 1, MAX_SHARDS);
-    if (shards !== Math.ceil(blocks / shardBlocks)) {
-      throw bad(
-        'shards',
-        `${Math.ceil(blocks / shardBlocks)}, the shards that ${blocks} blocks of ${shardBlocks} per shard need`,
-      );
-    }
-    return { ...base, bits, counterBits: zero('counterBits'), shards, shardBlocks, ...fixed };
-  }
-  const bits = int('bits', 1, MAX_STRING_BITS);
-  const unit = record.layout.bitsUnit(hashes);
-  if (bits % unit !== 0) throw bad('bits', `a multiple of ${unit} (the layout's unit with k = ${hashes})`);
-  return { ...base, bits, counterBits: zero('counterBits'), ...oneString(), ...fixed };
+  const duration = fields.duration === undefined ? 0 : meta.int('duration', 0, Number.MAX_SAFE_INTEGER);
+  if (duration !== 0 && storage !== 'ring') throw meta.bad('duration', `0 for a ${kind} filter`);
+  return FAMILY_DECODERS[storage](meta, { kind, seed, hashes, capacity, fpr, exceptions, duration }, record);
 }
 
-/** The most shards a blocked filter is cut into (create's limit on `shards`). */
-export const MAX_SHARDS: number = 2 ** 20;
+export { MAX_SHARDS };
 
 /** Reads the generation of a filter from its meta hash (see keys.ts): an integer in [1, 2^32 − 1]. */
 export function decodeGeneration(where: string, name: string, fields: Record<string, string>): number {

@@ -9,9 +9,9 @@ import type { LocalFilter } from './local.js';
 import { answers, PackedOffsets } from './packed.js';
 import { checkCount } from './params.js';
 import { KeyPositions, redisBitOffset } from './positions.js';
-import { WINDOW_ADD, WINDOW_FRESH, WINDOW_HAS } from './scripts.js';
 import type { Store, StoreContext } from './store.js';
 import { clockArguments, clockSkewOf, type WindowClock } from './window-clock.js';
+import { WINDOW_ADD, WINDOW_FRESH, WINDOW_HAS } from './window-scripts.js';
 
 const ADD = script(WINDOW_ADD);
 const HAS = script(WINDOW_HAS);

@@ -153,6 +153,24 @@ export function readWindowParams(view: DataView, payloadLength: number, where: s
         : `${where}: a count window's duration must be 0, got ${duration}`,
     );
   }
+  const { keys, starts } = readGenerations(view, slices, newest, generation, timed, where);
+  if (timed) checkStartOrder(starts, newest, where);
+  return { hashes, ageSlices, sliceBits, generation, window, fpr, duration, newest, count, keys, starts };
+}
+
+/**
+ * The keys held and start time of each of a params block's `slices` generations, checked: at most g keys (g − 1
+ * for the newest, which ends on the add that fills it), and a start that is a time in [-2^49, 2^47] ms for a
+ * time window, 0 for a count window.
+ */
+function readGenerations(
+  view: DataView,
+  slices: number,
+  newest: number,
+  generation: number,
+  timed: boolean,
+  where: string,
+): { keys: Float64Array; starts: Float64Array } {
   const keys = new Float64Array(slices);
   const starts = new Float64Array(slices);
   for (let j = 0; j < slices; j++) {
@@ -178,8 +196,7 @@ export function readWindowParams(view: DataView, payloadLength: number, where: s
     keys[j] = held;
     starts[j] = start;
   }
-  if (timed) checkStartOrder(starts, newest, where);
-  return { hashes, ageSlices, sliceBits, generation, window, fpr, duration, newest, count, keys, starts };
+  return { keys, starts };
 }
 
 /**
