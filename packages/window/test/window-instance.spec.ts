@@ -93,8 +93,15 @@ function setUp(shape: Ring & { fill: number; seed: number }, n: number) {
 }
 
 describe('windowKernel', () => {
-  it('compiles window.wat here', () => {
+  it("compiles window.wat here, with core's kernel memory map", () => {
     expect(windowModule()).toBeInstanceOf(WebAssembly.Module);
+    const { exports } = new WebAssembly.Instance(windowModule()!, {
+      filter: { memory: new WebAssembly.Memory({ initial: 2 }) },
+    });
+    const map = ['hashesAt', 'answersAt', 'keysMax', 'scratchBytes'].map(
+      (name) => (exports[name] as WebAssembly.Global).value,
+    );
+    expect(map).toEqual([0, 16384, 1024, 65536]);
   });
 
   it('works only on bits in a kernel memory', () => {

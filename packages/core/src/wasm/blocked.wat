@@ -18,6 +18,12 @@
 ;; the batch's cache misses are in flight together before the keys are taken in order.
 (module
   (import "filter" "memory" (memory 2))
+  ;; The memory map above, exported for the loader (core's kernel-memory.ts), which refuses a module whose map is not
+  ;; its own: where the hashes and the answers start, how many keys they hold, and where filters' bits may start.
+  (global (export "hashesAt") i32 (i32.const 0))
+  (global (export "answersAt") i32 (i32.const 16384))
+  (global (export "keysMax") i32 (i32.const 1024))
+  (global (export "scratchBytes") i32 (i32.const 65536))
   ;; Where the bits of the filter at hand start in the memory (kernel-arena.ts places them, 64-byte aligned, at or
   ;; past 65536): filters sharing a memory share an instance, and the caller sets this before each call.
   (global $bits (export "bits") (mut i32) (i32.const 65536))

@@ -1,6 +1,6 @@
 import { copyPagesTo } from '../pages.js';
 import { lengthOf } from '../parts.js';
-import { memoryOf, placeBytes } from './kernel-arena.js';
+import { memoryOf, placeBytes, SCRATCH_BYTES } from './kernel-arena.js';
 import { kernelsCompile } from './kernel-modules.js';
 
 /**
@@ -137,12 +137,36 @@ export interface KernelInstance {
   readonly offset: number;
 }
 
+/** The memory map every kernel module exports (see blocked.wat's header), as this file lays memories out. */
+const MEMORY_MAP: Readonly<Record<string, number>> = {
+  hashesAt: HASHES_AT,
+  answersAt: ANSWERS_AT,
+  keysMax: KERNEL_KEYS,
+  scratchBytes: SCRATCH_BYTES,
+};
+
+/**
+ * Throws when a kernel module's exported memory map is not the one kernel-memory.ts and kernel-arena.ts keep: a
+ * module built against another layout would read hashes or write answers where filters' bits lie. Only a build
+ * that changed one side and not the other does that; the tests instantiate every kernel.
+ */
+export function checkMemoryMap(exports: WebAssembly.Exports): void {
+  for (const [name, expected] of Object.entries(MEMORY_MAP)) {
+    const global = exports[name];
+    const value = global instanceof WebAssembly.Global ? (global.value as number) : undefined;
+    if (value !== expected) {
+      throw new Error(`kernel memory map: the module's ${name} is ${value}, this loader's is ${expected}`);
+    }
+  }
+}
+
 /** Each memory's instances, by module: one per module and memory, however many filters the memory holds. */
 const instances = new WeakMap<WebAssembly.Memory, Map<WebAssembly.Module, Omit<KernelInstance, 'offset'>>>();
 
 /**
  * `module` instantiated over the memory `bits` lie in (once per memory and module), with their offset, when they
- * are a view {@link kernelBytes} made; else undefined (also when instantiating fails).
+ * are a view {@link kernelBytes} made; else undefined (also when instantiating fails). Throws when the module's
+ * exported memory map is not this file's ({@link checkMemoryMap}).
  */
 export function instanceOver(module: WebAssembly.Module, bits: Uint8Array): KernelInstance | undefined {
   const memory = memoryOf(bits);
@@ -154,17 +178,19 @@ export function instanceOver(module: WebAssembly.Module, bits: Uint8Array): Kern
   }
   let shared = byModule.get(module);
   if (shared === undefined) {
+    let exports: WebAssembly.Exports;
     try {
-      const { exports } = new WebAssembly.Instance(module, { filter: { memory } });
-      shared = {
-        exports,
-        hashes: new Int32Array(memory.buffer, HASHES_AT, KERNEL_KEYS * 4),
-        answers: new Uint8Array(memory.buffer, ANSWERS_AT, KERNEL_KEYS),
-        at: exports.bits as WebAssembly.Global,
-      };
+      exports = new WebAssembly.Instance(module, { filter: { memory } }).exports;
     } catch {
       return undefined;
     }
+    checkMemoryMap(exports);
+    shared = {
+      exports,
+      hashes: new Int32Array(memory.buffer, HASHES_AT, KERNEL_KEYS * 4),
+      answers: new Uint8Array(memory.buffer, ANSWERS_AT, KERNEL_KEYS),
+      at: exports.bits as WebAssembly.Global,
+    };
     byModule.set(module, shared);
   }
   return { ...shared, offset: bits.byteOffset };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { blockedKernel } from '../../src/wasm/blocked-instance.js';
 import {
+  checkMemoryMap,
   instantiateOver,
   KERNEL_FROM_BYTES,
   KERNEL_KEYS,
@@ -40,6 +41,34 @@ describe('the kernel modules', () => {
     expect(blockedModule()).toBe(blockedModule());
     expect(strideModule()).toBeInstanceOf(WebAssembly.Module);
     expect(strideModule()).toBe(strideModule());
+  });
+});
+
+describe('the memory map', () => {
+  it("is every kernel module's own export, the same as the loader's", () => {
+    const memory = new WebAssembly.Memory({ initial: 2 });
+    for (const module of [blockedModule()!, strideModule()!]) {
+      const { exports } = new WebAssembly.Instance(module, { filter: { memory } });
+      expect(() => checkMemoryMap(exports)).not.toThrow();
+      expect((exports.keysMax as WebAssembly.Global).value).toBe(KERNEL_KEYS);
+    }
+  });
+
+  it('refuses a module whose map differs, or that exports none, naming the global', () => {
+    const global = (value: number) => new WebAssembly.Global({ value: 'i32' }, value);
+    const good = {
+      hashesAt: global(0),
+      answersAt: global(16384),
+      keysMax: global(KERNEL_KEYS),
+      scratchBytes: global(65536),
+    };
+    expect(() => checkMemoryMap(good)).not.toThrow();
+    expect(() => checkMemoryMap({ ...good, answersAt: global(16400) })).toThrow(
+      /answersAt is 16400, this loader's is 16384/,
+    );
+    expect(() => checkMemoryMap({ ...good, scratchBytes: undefined as never })).toThrow(
+      /scratchBytes is undefined/,
+    );
   });
 });
 
