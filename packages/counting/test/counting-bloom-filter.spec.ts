@@ -71,7 +71,9 @@ describe('CountingBloomFilter', () => {
     const single = filter.clone();
     const doomed = [...keys, ...keys.slice(0, 12_000)];
     const answers = filter.deleteMany(doomed);
-    expect(answers).toEqual(doomed.map((k) => single.delete(k)));
+    // Compared as one string: a deep equal of 42,000 booleans is slower than the deletes.
+    const bits = (list: readonly boolean[]) => list.map((yes) => (yes ? '1' : '0')).join('');
+    expect(bits(answers)).toBe(bits(doomed.map((k) => single.delete(k))));
     expect(answers.slice(0, 40_000).every(Boolean)).toBe(true);
     expect(filter.serialize()).toEqual(single.serialize());
     expect(filter.count).toBe(single.count);
@@ -98,8 +100,9 @@ describe('CountingBloomFilter', () => {
     const keys = urlKeys(n, 'counted');
     filter.addAll(keys);
     const kept = keys.slice(0, n / 2);
-    for (const key of keys.slice(n / 2)) expect(filter.delete(key)).toBe(true);
-    for (const key of kept) expect(filter.has(key)).toBe(true);
+    // One assertion over all keys: an expect per key cost more than the filter's work.
+    expect(keys.slice(n / 2).filter((key) => !filter.delete(key))).toEqual([]);
+    expect(kept.filter((key) => !filter.has(key))).toEqual([]);
 
     // Exact: the counters are those of a filter that only ever held the kept half.
     const reference = new StandardBloomFilter({ bits: filter.bits, hashes: filter.hashes });
@@ -113,7 +116,7 @@ describe('CountingBloomFilter', () => {
       probes.length,
     );
     expect(hits).toBeLessThanOrEqual(bound);
-    expect(hits / 1e6).toBeLessThan(falsePositiveRate(filter.bits, n, filter.hashes) / 4);
+    expect(hits / probes.length).toBeLessThan(falsePositiveRate(filter.bits, n, filter.hashes) / 4);
   });
 
   it.each([4, 8, 16] as const)(
