@@ -5,10 +5,16 @@
 // it from its build; it rewrites a file only when the bytes differ, so a clean checkout builds without changing
 // anything, and docs/test/wasm-build.spec.ts checks every such package's modules against their sources.
 //
+// A function whose name begins with `inline.` is inlined into each of its callers and dropped, by binaryen's
+// inlining pass (the root devDependency `binaryen`, pinned; no other pass runs, and no other function is inlined):
+// Node 20 does not inline WebAssembly calls, so a kernel's formula written once as such a function costs what a
+// copy written out at each use would (a call per key cost stride.wat's marks 14%; measured in its header).
+//
 //   node ../../scripts/build-wasm.mjs           writes what changed
 //   node ../../scripts/build-wasm.mjs --check   exits 1, naming the file, when a module is not its source's
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import binaryen from 'binaryen';
 import wabtInit from 'wabt';
 
 const dir = join(process.cwd(), 'src', 'wasm');
@@ -21,8 +27,10 @@ async function moduleSource(name, source) {
   const parsed = wabt.parseWat(`${name}.wat`, source);
   parsed.resolveNames();
   parsed.validate();
-  const { buffer } = parsed.toBinary({ log: false, write_debug_names: false });
+  const inlined = /\(func \$inline\./.test(source);
+  let { buffer } = parsed.toBinary({ log: false, write_debug_names: inlined });
   parsed.destroy();
+  if (inlined) buffer = inlineMarked(buffer);
   const base64 = Buffer.from(buffer).toString('base64');
   const constant = `${name.replace(/[^a-z0-9]/gi, '_').toUpperCase()}_WASM`;
   return [
@@ -32,6 +40,34 @@ async function moduleSource(name, source) {
     `  '${base64}';`,
     '',
   ].join('\n');
+}
+
+/** `binary` with each function named `inline.*` inlined into its callers and dropped; every other one kept whole. */
+function inlineMarked(binary) {
+  const module = binaryen.readBinary(binary);
+  // What wabt accepted (its defaults: mutable globals among them); inlining adds no feature.
+  module.setFeatures(binaryen.Features.All);
+  binaryen.setAllowInliningFunctionsWithLoops(true);
+  for (const size of ['setAlwaysInlineMaxSize', 'setFlexibleInlineMaxSize', 'setOneCallerInlineMaxSize']) {
+    binaryen[size](1 << 20);
+  }
+  binaryen.setDebugInfo(false);
+  for (let i = 0; i < module.getNumFunctions(); i++) {
+    const { name } = binaryen.getFunctionInfo(module.getFunctionByIndex(i));
+    if (name.startsWith('inline.')) continue;
+    binaryen.setPassArgument('no-inline', name);
+    module.runPasses(['no-inline']);
+  }
+  binaryen.clearPassArguments();
+  module.runPasses(['inlining', 'remove-unused-module-elements']);
+  for (let i = 0; i < module.getNumFunctions(); i++) {
+    const { name } = binaryen.getFunctionInfo(module.getFunctionByIndex(i));
+    if (name.startsWith('inline.')) throw new Error(`build-wasm: ${name} was not inlined`);
+  }
+  if (!module.validate()) throw new Error('build-wasm: the module does not validate after inlining');
+  const out = module.emitBinary();
+  module.dispose();
+  return out;
 }
 
 let stale = 0;

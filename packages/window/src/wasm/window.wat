@@ -38,10 +38,24 @@
   (global $h2 (mut i32) (i32.const 0))
   (global $h3 (mut i32) (i32.const 0))
   (global $h4 (mut i32) (i32.const 0))
+  ;; The key's position in physical slice $j: j*s + floor(p(j) * scale), p(j) by Horner's rule (the ring reads slices
+  ;; in no fixed order). The one copy of the window's slot formula in this module; the build inlines it into $bitAt
+  ;; and mark (a call per position made batch adds about 10% slower: Node 20 does not inline WebAssembly calls).
+  (func $inline.slot (param $j i32) (param $scale f64) (param $s i32) (result i32)
+    (i32.add (i32.mul (local.get $j) (local.get $s))
+      (i32.trunc_f64_u
+        (f64.floor
+          (f64.mul
+            (f64.convert_i32_u
+              (i32.add (global.get $h1)
+                (i32.mul (local.get $j)
+                  (i32.add (global.get $h2)
+                    (i32.mul (local.get $j) (i32.add (global.get $h3) (i32.mul (local.get $j) (global.get $h4))))))))
+            (local.get $scale))))))
   ;; The key's bit in the slice of age $age: 1 or 0; below $known, bit $age of $before instead of a load.
   (func $bitAt (param $age i32) (param $before i32) (param $known i32) (param $scale f64) (param $s i32)
     (param $slices i32) (param $newest i32) (result i32)
-    (local $j i32) (local $p i32) (local $position i32)
+    (local $j i32) (local $position i32)
     (local $bitsAt i32)
     (local.set $bitsAt (global.get $bits))
     (if (i32.lt_u (local.get $age) (local.get $known))
@@ -49,14 +63,7 @@
     (local.set $j (i32.add (local.get $newest) (local.get $age)))
     (if (i32.ge_u (local.get $j) (local.get $slices))
       (then (local.set $j (i32.sub (local.get $j) (local.get $slices)))))
-    (local.set $p
-      (i32.add (global.get $h1)
-        (i32.mul (local.get $j)
-          (i32.add (global.get $h2)
-            (i32.mul (local.get $j) (i32.add (global.get $h3) (i32.mul (local.get $j) (global.get $h4))))))))
-    (local.set $position
-      (i32.add (i32.mul (local.get $j) (local.get $s))
-        (i32.trunc_f64_u (f64.floor (f64.mul (f64.convert_i32_u (local.get $p)) (local.get $scale))))))
+    (local.set $position (call $inline.slot (local.get $j) (local.get $scale) (local.get $s)))
     (i32.and
       (i32.shr_u (i32.load8_u (i32.add (local.get $bitsAt) (i32.shr_u (local.get $position) (i32.const 3))))
         (i32.and (local.get $position) (i32.const 7)))
@@ -128,7 +135,7 @@
   (func (export "mark") (param $n i32) (param $scale f64) (param $s i32) (param $slices i32) (param $k i32)
     (param $newest i32) (param $room i32) (result i32)
     (local $j i32) (local $counted i32) (local $age i32) (local $before i32) (local $all i32) (local $slice i32)
-    (local $p i32) (local $position i32) (local $at i32) (local $byte i32)
+    (local $position i32) (local $at i32) (local $byte i32)
     (local $bitsAt i32)
     (local.set $bitsAt (global.get $bits))
     (local.set $all
@@ -139,24 +146,14 @@
       (loop $each
         (br_if $done (i32.ge_u (local.get $j) (local.get $n)))
         (call $take (local.get $j))
-        ;; The bit in each of the k newest slices: read (into $before), then set; no branch on what was read. The
-        ;; position is worked out here as $bitAt does it, not by a call to a function shared by both: that made
-        ;; batch adds about 10% slower (10^6 URL keys, interleaved; Node 20 does not inline WebAssembly calls).
+        ;; The bit in each of the k newest slices: read (into $before), then set; no branch on what was read.
         (local.set $before (i32.const 0))
         (local.set $age (i32.const 0))
         (local.set $slice (local.get $newest))
         (block $setDone
           (loop $set
             (br_if $setDone (i32.ge_u (local.get $age) (local.get $k)))
-            (local.set $p
-              (i32.add (global.get $h1)
-                (i32.mul (local.get $slice)
-                  (i32.add (global.get $h2)
-                    (i32.mul (local.get $slice)
-                      (i32.add (global.get $h3) (i32.mul (local.get $slice) (global.get $h4))))))))
-            (local.set $position
-              (i32.add (i32.mul (local.get $slice) (local.get $s))
-                (i32.trunc_f64_u (f64.floor (f64.mul (f64.convert_i32_u (local.get $p)) (local.get $scale))))))
+            (local.set $position (call $inline.slot (local.get $slice) (local.get $scale) (local.get $s)))
             (local.set $at (i32.shr_u (local.get $position) (i32.const 3)))
             (local.set $byte (i32.load8_u (i32.add (local.get $bitsAt) (local.get $at))))
             (local.set $before
