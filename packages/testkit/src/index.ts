@@ -19,7 +19,7 @@ export {
 export { goldenAbsentKeys, goldenKeys, readGolden } from './golden.js';
 export { expectHashBatchesAsSingleKeys, type HashBatchFilter } from './hash-batches.js';
 export { binaryKeys, prng, urlKeyChunks, urlKeys } from './keys.js';
-export { concat, splitAt } from './parts.js';
+export { concat, firstDifference, splitAt } from './parts.js';
 export { runQuickStart } from './readme.js';
 export {
   CHI2_63_P999,
