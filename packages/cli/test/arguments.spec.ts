@@ -19,30 +19,30 @@ function withRawArguments(script: string) {
 }
 
 describe('keys on the command line are the bytes typed', () => {
-  it('invalid UTF-8 arguments keep their identity, and match the same bytes from --from', () => {
+  it('invalid UTF-8 arguments keep their identity, and match the same bytes from --from', async () => {
     const file = join(dir, 'bytes.bf');
-    bloomkit(['create', file, '-n', '1000', '-p', '1e-9'], { cwd: dir });
+    await bloomkit(['create', file, '-n', '1000', '-p', '1e-9'], { cwd: dir });
     const add = withRawArguments(`add -v '${file}' "$(printf '\\377')" "$(printf 'caf\\303\\251')"`);
     expect([add.status, add.stderr]).toEqual([0, '']);
     expect(add.stdout).toEqual(Buffer.concat([Buffer.from([0xff]), Buffer.from('\tadded\ncafé\tadded\n')]));
     // \xfe and \xff were one key (U+FFFD) before: now \xfe is another key, absent.
     expect(withRawArguments(`has '${file}' "$(printf '\\376')"`).status).toBe(1);
     expect(withRawArguments(`has '${file}' "$(printf '\\377')"`).status).toBe(0);
-    expect(bloomkit(['has', file, '\uFFFD'], { cwd: dir }).status).toBe(1);
+    expect((await bloomkit(['has', file, '\uFFFD'], { cwd: dir })).status).toBe(1);
     // The same bytes as a line of a file.
     writeFileSync(join(dir, 'ff.txt'), Buffer.from([0xff, 0x0a]));
-    expect(bloomkit(['has', file, '--from', join(dir, 'ff.txt')], { cwd: dir }).status).toBe(0);
+    expect((await bloomkit(['has', file, '--from', join(dir, 'ff.txt')], { cwd: dir })).status).toBe(0);
     writeFileSync(join(dir, 'fe.txt'), Buffer.from([0xfe, 0x0a]));
-    expect(bloomkit(['has', file, '--from', join(dir, 'fe.txt')], { cwd: dir }).status).toBe(1);
+    expect((await bloomkit(['has', file, '--from', join(dir, 'fe.txt')], { cwd: dir })).status).toBe(1);
     // A key added from a file is found when typed.
     writeFileSync(join(dir, 'fd.txt'), Buffer.from([0x61, 0xfd, 0x0a]));
-    expect(bloomkit(['add', file, '--from', join(dir, 'fd.txt')], { cwd: dir }).status).toBe(0);
+    expect((await bloomkit(['add', file, '--from', join(dir, 'fd.txt')], { cwd: dir })).status).toBe(0);
     expect(withRawArguments(`has '${file}' "$(printf 'a\\375')"`).status).toBe(0);
   });
 
-  it('an argument that starts with a byte order mark changes nothing for the others', () => {
+  it('an argument that starts with a byte order mark changes nothing for the others', async () => {
     const file = join(dir, 'bom.bf');
-    bloomkit(['create', file, '-n', '1000', '-p', '1e-9'], { cwd: dir });
+    await bloomkit(['create', file, '-n', '1000', '-p', '1e-9'], { cwd: dir });
     // U+FEFF then "x": a valid argument; \xff beside it must still be taken as its byte, not refused.
     const add = withRawArguments(`add -v '${file}' "$(printf '\\357\\273\\277x')" "$(printf '\\377')"`);
     expect([add.status, add.stderr]).toEqual([0, '']);
@@ -50,7 +50,7 @@ describe('keys on the command line are the bytes typed', () => {
       Buffer.concat([Buffer.from('\uFEFFx\tadded\n'), Buffer.from([0xff]), Buffer.from('\tadded\n')]),
     );
     expect(withRawArguments(`has '${file}' "$(printf '\\357\\273\\277x')"`).status).toBe(0);
-    expect(bloomkit(['has', file, 'x'], { cwd: dir }).status).toBe(1);
+    expect((await bloomkit(['has', file, 'x'], { cwd: dir })).status).toBe(1);
     expect(withRawArguments(`has '${file}' "$(printf '\\376')"`).status).toBe(1);
   });
 });

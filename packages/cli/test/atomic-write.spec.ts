@@ -19,8 +19,10 @@ describe('atomic writes', () => {
   it('a process killed in the middle of writing leaves the old file, byte for byte; a finished one the new', async () => {
     const file = join(dir, 'big.bf');
     // 2^31 bits: a 256 MiB file, so the write takes long enough to be caught in the middle.
-    expect(bloomkit(['create', file, '--bits', '2^31', '--hashes', '3'], { cwd: dir }).status).toBe(0);
-    expect(bloomkit(['add', file, 'old-key'], { cwd: dir }).status).toBe(0);
+    expect((await bloomkit(['create', file, '--bits', '2^31', '--hashes', '3'], { cwd: dir })).status).toBe(
+      0,
+    );
+    expect((await bloomkit(['add', file, 'old-key'], { cwd: dir })).status).toBe(0);
     const before = readFileSync(file);
 
     const child = startBloomkit(['add', file, 'new-key'], dir);
@@ -35,7 +37,7 @@ describe('atomic writes', () => {
     const old = StandardBloomFilter.deserialize(after);
     expect([old.has('old-key'), old.has('new-key')]).toEqual([true, false]);
 
-    expect(bloomkit(['add', file, 'new-key'], { cwd: dir }).status).toBe(0);
+    expect((await bloomkit(['add', file, 'new-key'], { cwd: dir })).status).toBe(0);
     const updated = StandardBloomFilter.deserialize(readFileSync(file));
     expect([updated.has('old-key'), updated.has('new-key')]).toEqual([true, true]);
     expect(existsSync(file)).toBe(true);

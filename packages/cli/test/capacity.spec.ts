@@ -12,11 +12,11 @@ function distinct(n: number, tag: string): string {
 }
 
 describe('a promised rate is never silently exceeded', () => {
-  it('dedup --capacity N grows: 10x N distinct lines drop at most the requested rate', () => {
+  it('dedup --capacity N grows: 10x N distinct lines drop at most the requested rate', async () => {
     const capacity = 10_000;
     const fpr = 0.01;
     const input = distinct(10 * capacity, 'grow');
-    const run = bloomkit(['dedup', '--capacity', String(capacity), '--fpr', String(fpr)], {
+    const run = await bloomkit(['dedup', '--capacity', String(capacity), '--fpr', String(fpr)], {
       cwd: dir,
       input,
     });
@@ -27,10 +27,10 @@ describe('a promised rate is never silently exceeded', () => {
     expect(dropped / (10 * capacity)).toBeLessThanOrEqual(bound);
   });
 
-  it('a fixed filter past its capacity warns on stderr the moment it passes, and exits 3', () => {
+  it('a fixed filter past its capacity warns on stderr the moment it passes, and exits 3', async () => {
     const capacity = 10_000;
     const input = distinct(10 * capacity, 'fixed');
-    const run = bloomkit(['dedup', '--fixed', '--capacity', String(capacity), '--fpr', '0.01'], {
+    const run = await bloomkit(['dedup', '--fixed', '--capacity', String(capacity), '--fpr', '0.01'], {
       cwd: dir,
       input,
     });
@@ -40,31 +40,36 @@ describe('a promised rate is never silently exceeded', () => {
     );
     // --kind blocked is fixed too; --fixed with a scalable kind contradicts itself; --fixed needs a capacity.
     expect(
-      bloomkit(['dedup', '--kind', 'blocked', '-n', '10'], { cwd: dir, input: distinct(11, 'k') }).status,
+      (await bloomkit(['dedup', '--kind', 'blocked', '-n', '10'], { cwd: dir, input: distinct(11, 'k') }))
+        .status,
     ).toBe(3);
-    expect(bloomkit(['dedup', '--fixed', '--kind', 'scalable'], { cwd: dir }).stderr).toMatch(/contradict/);
-    expect(bloomkit(['dedup', '--fixed'], { cwd: dir }).stderr).toMatch(/needs --capacity/);
+    expect((await bloomkit(['dedup', '--fixed', '--kind', 'scalable'], { cwd: dir })).stderr).toMatch(
+      /contradict/,
+    );
+    expect((await bloomkit(['dedup', '--fixed'], { cwd: dir })).stderr).toMatch(/needs --capacity/);
   });
 
-  it('add into a file past its capacity warns once and exits 3; a filter sized by bits and hashes promised no rate', () => {
+  it('add into a file past its capacity warns once and exits 3; a filter sized by bits and hashes promised no rate', async () => {
     const file = join(dir, 'small.bf');
-    bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir });
-    const within = bloomkit(['add', file], { cwd: dir, input: distinct(100, 'a') });
+    await bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir });
+    const within = await bloomkit(['add', file], { cwd: dir, input: distinct(100, 'a') });
     expect([within.status, within.stderr]).toEqual([0, '']);
-    const past = bloomkit(['add', file], { cwd: dir, input: distinct(50, 'b') });
+    const past = await bloomkit(['add', file], { cwd: dir, input: distinct(50, 'b') });
     // As `dedup --fixed`: the keys are added, the rate is no longer the one promised.
     expect(past.status).toBe(3);
-    expect(bloomkit(['has', file, ...distinct(50, 'b').trim().split('\n')], { cwd: dir }).status).toBe(0);
+    expect(
+      (await bloomkit(['has', file, ...distinct(50, 'b').trim().split('\n')], { cwd: dir })).status,
+    ).toBe(0);
     expect(past.stderr.split('\n').filter((line) => line !== '')).toHaveLength(1);
     expect(past.stderr).toMatch(
       /^bloomkit: .*small\.bf: warning: now holds 101 keys, past its capacity of 100/,
     );
     // Already past: warned at once.
-    const more = bloomkit(['add', file, 'one-more'], { cwd: dir });
+    const more = await bloomkit(['add', file, 'one-more'], { cwd: dir });
     expect([more.status, more.stderr]).toEqual([3, expect.stringMatching(/past its capacity of 100/)]);
 
     const shaped = join(dir, 'shaped.bf');
-    bloomkit(['create', shaped, '--bits', '1000', '--hashes', '3'], { cwd: dir });
-    expect(bloomkit(['add', shaped], { cwd: dir, input: distinct(500, 'c') }).stderr).toBe('');
+    await bloomkit(['create', shaped, '--bits', '1000', '--hashes', '3'], { cwd: dir });
+    expect((await bloomkit(['add', shaped], { cwd: dir, input: distinct(500, 'c') })).stderr).toBe('');
   });
 });

@@ -7,9 +7,9 @@ const dir = scratchDirectory();
 const at = (name: string) => join(dir, name);
 
 describe('every error is one line, `bloomkit: FILE: problem`, exit 2', () => {
-  it('truncated, corrupt, a directory, a missing directory, contradictory calc options', () => {
+  it('truncated, corrupt, a directory, a missing directory, contradictory calc options', async () => {
     const file = at('good.bf');
-    bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir });
+    await bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir });
     const bytes = readFileSync(file);
     writeFileSync(at('truncated.bf'), bytes.subarray(0, bytes.length - 7));
     const corrupt = Buffer.from(bytes);
@@ -39,7 +39,7 @@ describe('every error is one line, `bloomkit: FILE: problem`, exit 2', () => {
       ],
     ];
     for (const [args, message] of cases) {
-      const run = bloomkit(args, { cwd: dir });
+      const run = await bloomkit(args, { cwd: dir });
       expect([args, run.status]).toEqual([args, 2]);
       const lines = run.stderr.split('\n').filter((line) => line !== '');
       expect(lines).toHaveLength(1);

@@ -9,22 +9,26 @@ const dir = scratchDirectory();
 const lines = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i}\n`).join('');
 
 describe('bloomkit except', () => {
-  it('turns a blacklist file into one with exceptions: flagged good keys answer absent, bad keys present', () => {
+  it('turns a blacklist file into one with exceptions: flagged good keys answer absent, bad keys present', async () => {
     const file = join(dir, 'blacklist.bloom');
     expect(
-      bloomkit(['create', file, '--capacity', '300', '--fpr', '0.05', '--seed', '3'], { cwd: dir }).status,
+      (await bloomkit(['create', file, '--capacity', '300', '--fpr', '0.05', '--seed', '3'], { cwd: dir }))
+        .status,
     ).toBe(0);
-    expect(bloomkit(['add', file, '--from', '-', '-q'], { cwd: dir, input: lines('bad', 300) }).status).toBe(
-      0,
-    );
-    const probe = bloomkit(['has', file, '--from', '-', '-v'], { cwd: dir, input: lines('good', 3000) });
+    expect(
+      (await bloomkit(['add', file, '--from', '-', '-q'], { cwd: dir, input: lines('bad', 300) })).status,
+    ).toBe(0);
+    const probe = await bloomkit(['has', file, '--from', '-', '-v'], {
+      cwd: dir,
+      input: lines('good', 3000),
+    });
     const flagged = probe.stdout
       .split('\n')
       .filter((line) => line.endsWith('\tpresent'))
       .map((line) => line.split('\t')[0]!);
     expect(flagged.length).toBeGreaterThan(50);
 
-    const except = bloomkit(['except', file, '--from', '-', '-v'], {
+    const except = await bloomkit(['except', file, '--from', '-', '-v'], {
       cwd: dir,
       input: `${flagged.join('\n')}\nnever-flagged\n`,
     });
@@ -32,39 +36,50 @@ describe('bloomkit except', () => {
     expect(except.stdout).toContain(`${flagged[0]}\texcepted\n`);
     expect(except.stdout).toContain('never-flagged\tabsent\n');
 
-    expect(bloomkit(['has', file, '--from', '-'], { cwd: dir, input: lines('good', 3000) }).status).toBe(1);
-    const again = bloomkit(['has', file, '--from', '-', '-v'], { cwd: dir, input: lines('good', 3000) });
+    expect(
+      (await bloomkit(['has', file, '--from', '-'], { cwd: dir, input: lines('good', 3000) })).status,
+    ).toBe(1);
+    const again = await bloomkit(['has', file, '--from', '-', '-v'], {
+      cwd: dir,
+      input: lines('good', 3000),
+    });
     expect(again.stdout).not.toContain('\tpresent');
-    expect(bloomkit(['has', file, '--from', '-'], { cwd: dir, input: lines('bad', 300) }).status).toBe(0);
+    expect(
+      (await bloomkit(['has', file, '--from', '-'], { cwd: dir, input: lines('bad', 300) })).status,
+    ).toBe(0);
 
     // The file is kind 6 over the same standard filter, readable by the library.
     const read = ExceptionFilter.deserialize(new Uint8Array(readFileSync(file)));
     expect(read.filter).toBeInstanceOf(StandardBloomFilter);
     expect(read.exceptionCount).toBe(flagged.length);
-    const info = JSON.parse(bloomkit(['info', '--json', file], { cwd: dir }).stdout);
+    const info = JSON.parse((await bloomkit(['info', '--json', file], { cwd: dir })).stdout);
     expect(info).toMatchObject({
       kind: 'exceptions',
       count: 300 - (300 - read.count),
       exceptions: { filterKind: 'standard', count: flagged.length, bytes: read.exceptionBytes },
     });
-    expect(bloomkit(['info', file], { cwd: dir }).stdout).toMatch(/exceptions +\d+ \(.* in the file/);
+    expect((await bloomkit(['info', file], { cwd: dir })).stdout).toMatch(/exceptions +\d+ \(.* in the file/);
 
     // add lifts an exception; --remove takes one off the list.
-    expect(bloomkit(['add', file, flagged[0]!, '-v'], { cwd: dir }).stdout).toBe(`${flagged[0]}\tadded\n`);
-    expect(bloomkit(['has', file, flagged[0]!], { cwd: dir }).status).toBe(0);
-    const removed = bloomkit(['except', '--remove', file, flagged[1]!, 'not-there', '-v'], { cwd: dir });
+    expect((await bloomkit(['add', file, flagged[0]!, '-v'], { cwd: dir })).stdout).toBe(
+      `${flagged[0]}\tadded\n`,
+    );
+    expect((await bloomkit(['has', file, flagged[0]!], { cwd: dir })).status).toBe(0);
+    const removed = await bloomkit(['except', '--remove', file, flagged[1]!, 'not-there', '-v'], {
+      cwd: dir,
+    });
     expect(removed.stdout).toBe(`${flagged[1]}\tremoved\nnot-there\tnot-listed\n`);
-    expect(bloomkit(['has', file, flagged[1]!], { cwd: dir }).status).toBe(0);
+    expect((await bloomkit(['has', file, flagged[1]!], { cwd: dir })).status).toBe(0);
   });
 
-  it('refuses --remove on a file without exceptions, and delete on exceptions over a filter that cannot', () => {
+  it('refuses --remove on a file without exceptions, and delete on exceptions over a filter that cannot', async () => {
     const file = join(dir, 'plain.bloom');
-    bloomkit(['create', file, '--capacity', '100', '--fpr', '0.01'], { cwd: dir });
-    const run = bloomkit(['except', '--remove', file, 'x'], { cwd: dir });
+    await bloomkit(['create', file, '--capacity', '100', '--fpr', '0.01'], { cwd: dir });
+    const run = await bloomkit(['except', '--remove', file, 'x'], { cwd: dir });
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/has no exception list/);
-    expect(bloomkit(['except', file, 'x'], { cwd: dir }).status).toBe(1); // absent: nothing recorded, but kind 6 now
-    const del = bloomkit(['delete', file, 'x'], { cwd: dir });
+    expect((await bloomkit(['except', file, 'x'], { cwd: dir })).status).toBe(1); // absent: nothing recorded, but kind 6 now
+    const del = await bloomkit(['delete', file, 'x'], { cwd: dir });
     expect(del.status).toBe(2);
     expect(del.stderr).toMatch(/delete needs a counting filter; this one is exceptions/);
   });

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../src/errors.js';
 import { readFilterFile } from '../src/files.js';
-import { bloomkitAsync, scratchDirectory } from './support/run.js';
+import { bloomkit, scratchDirectory } from './support/run.js';
 
 const dir = scratchDirectory();
 
@@ -79,8 +79,8 @@ describe('filter files from disk, fuzzed', () => {
           const path = join(dir, `cli-${kind}.bf`);
           writeFileSync(path, mutated(SAMPLES[kind]!(), edits, cut));
           const [info, has] = await Promise.all([
-            bloomkitAsync(['info', path], { cwd: dir }),
-            bloomkitAsync(['has', path, 'key'], { cwd: dir }),
+            bloomkit(['info', path], { cwd: dir }),
+            bloomkit(['has', path, 'key'], { cwd: dir }),
           ]);
           for (const run of [info, has]) {
             expect([0, 1, 2]).toContain(run.status);

@@ -22,31 +22,33 @@ const dir = scratchDirectory();
 const at = (name: string) => join(dir, name);
 
 describe('filter files', () => {
-  it('a write through a symlink updates the file it points to, and the link stays a link', () => {
+  it('a write through a symlink updates the file it points to, and the link stays a link', async () => {
     const real = at('real.bf');
     const link = at('link.bf');
-    bloomkit(['create', real, '-n', '100', '-p', '0.01'], { cwd: dir });
+    await bloomkit(['create', real, '-n', '100', '-p', '0.01'], { cwd: dir });
     symlinkSync('real.bf', link);
-    expect(bloomkit(['add', link, 'through-the-link'], { cwd: dir }).status).toBe(0);
+    expect((await bloomkit(['add', link, 'through-the-link'], { cwd: dir })).status).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(StandardBloomFilter.deserialize(readFileSync(real)).has('through-the-link')).toBe(true);
     // A dangling link: create writes the file it names.
     symlinkSync('made-through-link.bf', at('dangling.bf'));
-    expect(bloomkit(['create', at('dangling.bf'), '-n', '10', '-p', '0.1'], { cwd: dir }).status).toBe(0);
+    expect(
+      (await bloomkit(['create', at('dangling.bf'), '-n', '10', '-p', '0.1'], { cwd: dir })).status,
+    ).toBe(0);
     expect(lstatSync(at('dangling.bf')).isSymbolicLink()).toBe(true);
     expect(existsSync(at('made-through-link.bf'))).toBe(true);
   });
 
-  it('temporary files have unpredictable names: links planted under the old predictable names are never followed', () => {
+  it('temporary files have unpredictable names: links planted under the old predictable names are never followed', async () => {
     const file = at('target.bf');
-    bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir });
+    await bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir });
     const victim = at('victim.txt');
     writeFileSync(victim, 'precious');
     // The old scheme was `.NAME.PID.tmp`; plant one for every process id the next runs could get.
     const probe = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
     const next = Number(probe.stdout.toString());
     for (let pid = next; pid < next + 300; pid++) symlinkSync(victim, at(`.target.bf.${pid}.tmp`));
-    for (let i = 0; i < 3; i++) expect(bloomkit(['add', file, `k${i}`], { cwd: dir }).status).toBe(0);
+    for (let i = 0; i < 3; i++) expect((await bloomkit(['add', file, `k${i}`], { cwd: dir })).status).toBe(0);
     expect(readFileSync(victim, 'utf8')).toBe('precious');
     // The writer (holding the lock) removed the planted names, as it removes a killed writer's leftovers.
     expect(
@@ -55,12 +57,12 @@ describe('filter files', () => {
     expect(StandardBloomFilter.deserialize(readFileSync(file)).has('k2')).toBe(true);
   });
 
-  it('a stale temporary file of a killed writer is cleaned by the next writer', () => {
+  it('a stale temporary file of a killed writer is cleaned by the next writer', async () => {
     const file = at('stale.bf');
-    bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir });
+    await bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir });
     writeFileSync(at('.stale.bf.0123456789abcdef.tmp'), 'half-written');
     writeFileSync(at('.stale.bf.keep.tmp'), 'not ours');
-    expect(bloomkit(['add', file, 'x'], { cwd: dir }).status).toBe(0);
+    expect((await bloomkit(['add', file, 'x'], { cwd: dir })).status).toBe(0);
     expect(existsSync(at('.stale.bf.0123456789abcdef.tmp'))).toBe(false);
     expect(existsSync(at('.stale.bf.keep.tmp'))).toBe(true);
   });
@@ -84,20 +86,20 @@ describe('filter files', () => {
       /sparse\.bf: format version 9 is newer than this reader/,
     );
     expect(process.memoryUsage().rss - before).toBeLessThan(100 * 2 ** 20);
-    const run = bloomkit(['has', file, 'x'], { cwd: dir });
+    const run = await bloomkit(['has', file, 'x'], { cwd: dir });
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/^bloomkit: .*sparse\.bf: format version 9 is newer than this reader/);
   });
 });
 
 describe('a filter file with hard links', () => {
-  it('is refused before anything is read or written: a write would split the names', () => {
+  it('is refused before anything is read or written: a write would split the names', async () => {
     const file = at('linked.bf');
     const other = at('linked-too.bf');
-    expect(bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir }).status).toBe(0);
+    expect((await bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir })).status).toBe(0);
     linkSync(file, other);
     const before = readFileSync(file);
-    const add = bloomkit(['add', file, 'x'], { cwd: dir });
+    const add = await bloomkit(['add', file, 'x'], { cwd: dir });
     expect(add.status).toBe(2);
     expect(add.stderr).toBe(
       `bloomkit: ${file}: has 2 hard links; writing it replaces it with a new file (atomically), which the other names would not follow: keep one name (a symbolic link is followed) or copy the file\n`,
@@ -105,8 +107,8 @@ describe('a filter file with hard links', () => {
     expect(readFileSync(file)).toEqual(before);
     expect(readFileSync(other)).toEqual(before);
     // Reading needs no lock and splits nothing.
-    expect(bloomkit(['has', other, 'x'], { cwd: dir }).status).toBe(1);
+    expect((await bloomkit(['has', other, 'x'], { cwd: dir })).status).toBe(1);
     unlinkSync(other);
-    expect(bloomkit(['add', file, 'x'], { cwd: dir }).status).toBe(0);
+    expect((await bloomkit(['add', file, 'x'], { cwd: dir })).status).toBe(0);
   });
 });

@@ -61,7 +61,7 @@ describe('stop signals', () => {
   for (const [signal, status] of SIGNALS) {
     it(`${signal} during add -v --from: exit ${status}, and every key printed "added" is in the committed file`, async () => {
       const file = at(`add-${signal}.bf`);
-      expect(bloomkit(['create', file, '-n', '2000000', '-p', '1e-6'], { cwd: dir }).status).toBe(0);
+      expect((await bloomkit(['create', file, '-n', '2000000', '-p', '1e-6'], { cwd: dir })).status).toBe(0);
       // A FIFO as --from: the run blocks mid-input, after the keys written so far, until the signal.
       const fifo = at(`keys-${signal}.fifo`);
       execFileSync('mkfifo', [fifo]);
@@ -93,7 +93,7 @@ describe('stop signals', () => {
       // 30% repeats, deterministic.
       for (let i = 0; i < lines.length; i += 10) lines[i] = lines[(i * 7) % (i + 1)]!;
       const input = `${lines.join('\n')}\n`;
-      const clean = bloomkit(['dedup', '--fpr', '1e-9'], { cwd: dir, input }).stdout;
+      const clean = (await bloomkit(['dedup', '--fpr', '1e-9'], { cwd: dir, input })).stdout;
 
       const child = startBloomkit(['dedup', '--state', state, '--fpr', '1e-9'], dir);
       const result = finished(child);
@@ -115,7 +115,7 @@ describe('stop signals', () => {
       const filter = ScalableBloomFilter.deserialize(readFileSync(state));
       expect(printed.filter((line) => !filter.has(line))).toEqual([]);
 
-      const resumed = bloomkit(['dedup', '--state', state], { cwd: dir, input });
+      const resumed = await bloomkit(['dedup', '--state', state], { cwd: dir, input });
       expect(resumed.status).toBe(0);
       expect(first.stdout + resumed.stdout).toBe(clean);
     });
@@ -124,7 +124,7 @@ describe('stop signals', () => {
   for (const [signal, status] of SIGNALS) {
     it(`${signal} while info, has or merge waits on a FIFO that no one writes: exit ${status}, nothing written`, async () => {
       const out = at(`merge-out-${signal}.bf`);
-      expect(bloomkit(['create', out, '-n', '100', '-p', '0.01'], { cwd: dir }).status).toBe(0);
+      expect((await bloomkit(['create', out, '-n', '100', '-p', '0.01'], { cwd: dir })).status).toBe(0);
       const before = readFileSync(out);
       for (const args of [['info'], ['has'], ['merge', out, out]]) {
         const fifo = at(`empty-${signal}-${args[0]}.fifo`);
@@ -144,16 +144,16 @@ describe('stop signals', () => {
 
   it('a filter through a FIFO or a pipe is read as a stream: info, has and merge answer as from a file', async () => {
     const file = at('streamed.bf');
-    expect(bloomkit(['create', file, '-n', '1000', '-p', '0.01'], { cwd: dir }).status).toBe(0);
-    expect(bloomkit(['add', file, 'a', 'b'], { cwd: dir }).status).toBe(0);
+    expect((await bloomkit(['create', file, '-n', '1000', '-p', '0.01'], { cwd: dir })).status).toBe(0);
+    expect((await bloomkit(['add', file, 'a', 'b'], { cwd: dir })).status).toBe(0);
     const bytes = readFileSync(file);
-    const fromFile = bloomkit(['info', '--json', file], { cwd: dir });
+    const fromFile = await bloomkit(['info', '--json', file], { cwd: dir });
     // A pipe: /dev/stdin of a run whose input is the file's bytes.
-    const piped = bloomkit(['info', '--json', '/dev/stdin'], { cwd: dir, input: bytes });
+    const piped = await bloomkit(['info', '--json', '/dev/stdin'], { cwd: dir, input: bytes });
     expect(piped.status).toBe(0);
     expect({ ...JSON.parse(piped.stdout), file: '' }).toEqual({ ...JSON.parse(fromFile.stdout), file: '' });
-    expect(bloomkit(['has', '/dev/stdin', 'a'], { cwd: dir, input: bytes }).status).toBe(0);
-    expect(bloomkit(['has', '/dev/stdin', 'zzz'], { cwd: dir, input: bytes }).status).toBe(1);
+    expect((await bloomkit(['has', '/dev/stdin', 'a'], { cwd: dir, input: bytes })).status).toBe(0);
+    expect((await bloomkit(['has', '/dev/stdin', 'zzz'], { cwd: dir, input: bytes })).status).toBe(1);
     // A FIFO written in slow pieces.
     const fifo = at('streamed.fifo');
     execFileSync('mkfifo', [fifo]);
@@ -169,7 +169,7 @@ describe('stop signals', () => {
     expect(status).toBe(0);
     expect({ ...JSON.parse(stdout), file: '' }).toEqual({ ...JSON.parse(fromFile.stdout), file: '' });
     // A stream longer than its header says, or a foreign one, is refused with the input named.
-    const longer = bloomkit(['info', '/dev/stdin'], {
+    const longer = await bloomkit(['info', '/dev/stdin'], {
       cwd: dir,
       input: Buffer.concat([bytes, Buffer.alloc(9)]),
     });
@@ -177,7 +177,7 @@ describe('stop signals', () => {
       2,
       `bloomkit: /dev/stdin: the stream goes on past ${bytes.length} bytes, the length its header gives\n`,
     ]);
-    const zeros = bloomkit(['info', '/dev/zero'], { cwd: dir });
+    const zeros = await bloomkit(['info', '/dev/zero'], { cwd: dir });
     expect(zeros.status).toBe(2);
     expect(zeros.stderr).toMatch(/^bloomkit: \/dev\/zero: /);
   });

@@ -77,16 +77,18 @@ const CASES: readonly (readonly [string, readonly string[]])[] = [
 describe('add and has over input lines, a batch at a time', () => {
   it.each(CASES)(
     '%s: every answer, the exit status and the file are those of the library key by key',
-    (name, shape) => {
+    async (name, shape) => {
       const file = at(`${name.replace(/\W+/g, '-')}.bf`);
-      expect(bloomkit(['create', file, ...shape, '--seed', '11', '--force'], { cwd: dir }).status).toBe(0);
+      expect(
+        (await bloomkit(['create', file, ...shape, '--seed', '11', '--force'], { cwd: dir })).status,
+      ).toBe(0);
       const expected = readFilter(file);
       const input = inputLines(5000, 'site');
       writeFileSync(at('lines.txt'), input);
       const keys = keysOf(input);
 
       const added = keys.map((key) => !expected.add(key));
-      const add = bloomkit(['add', '-v', file, '--from', at('lines.txt')], { cwd: dir });
+      const add = await bloomkit(['add', '-v', file, '--from', at('lines.txt')], { cwd: dir });
       // Exit 3 when a fixed filter passed its capacity (the small ones, of 2,000 keys), else 0.
       const fixed = !['scalable', 'window'].includes(name);
       expect(add.status, add.stderr).toBe(fixed && expected.count > (expected.capacity ?? Infinity) ? 3 : 0);
@@ -98,13 +100,13 @@ describe('add and has over input lines, a batch at a time', () => {
       const others = inputLines(3000, 'miss');
       const otherKeys = keysOf(others);
       const found = otherKeys.map((key) => expected.has(key));
-      const has = bloomkit(['has', '-v', file], { cwd: dir, input: others });
+      const has = await bloomkit(['has', '-v', file], { cwd: dir, input: others });
       expect(has.status).toBe(found.every(Boolean) ? 0 : 1);
       expect(has.bytes.equals(verboseLines(otherKeys, found, 'present', 'absent'))).toBe(true);
-      const again = bloomkit(['has', file, '--from', at('lines.txt')], { cwd: dir });
+      const again = await bloomkit(['has', file, '--from', at('lines.txt')], { cwd: dir });
       expect(again.status).toBe(0);
       // `add` answers a repeated line as `has` would have before it: a second add says every key is present.
-      const second = bloomkit(['add', '--test', file, '--from', at('lines.txt')], { cwd: dir });
+      const second = await bloomkit(['add', '--test', file, '--from', at('lines.txt')], { cwd: dir });
       expect(second.status).toBe(0);
     },
   );
@@ -112,19 +114,19 @@ describe('add and has over input lines, a batch at a time', () => {
   it.each([
     ['counting, small', ['-n', '20000']],
     ['counting, kernel', ['-n', '400000', '--counter-bits', '8']],
-  ])('%s: delete over input lines answers and writes as the library key by key', (name, shape) => {
+  ])('%s: delete over input lines answers and writes as the library key by key', async (name, shape) => {
     const file = at(`${name.replace(/\W+/g, '-')}-delete.bf`);
     const create = ['create', file, '--kind', 'counting', ...shape, '-p', '0.01', '--seed', '4', '--force'];
-    expect(bloomkit(create, { cwd: dir }).status).toBe(0);
+    expect((await bloomkit(create, { cwd: dir })).status).toBe(0);
     const input = inputLines(5000, 'site');
     writeFileSync(at('delete-lines.txt'), input);
-    expect(bloomkit(['add', file, '--from', at('delete-lines.txt')], { cwd: dir }).status).toBe(0);
+    expect((await bloomkit(['add', file, '--from', at('delete-lines.txt')], { cwd: dir })).status).toBe(0);
     const expected = readFilter(file) as BloomFilter & { delete(key: Uint8Array): boolean };
     // Each line once more than it was added where it repeats, plus lines never added: deleted, then absent.
     const doomed = Buffer.concat([input, Buffer.from('\n'), inputLines(3000, 'gone')]);
     const keys = keysOf(doomed);
     const deleted = keys.map((key) => expected.delete(key));
-    const run = bloomkit(['delete', '-v', file], { cwd: dir, input: doomed });
+    const run = await bloomkit(['delete', '-v', file], { cwd: dir, input: doomed });
     expect(run.status, run.stderr).toBe(1);
     expect(run.bytes.equals(verboseLines(keys, deleted, 'deleted', 'absent'))).toBe(true);
     expect(Buffer.from(readFileSync(file)).equals(Buffer.from(expected.serialize()))).toBe(true);
@@ -132,24 +134,24 @@ describe('add and has over input lines, a batch at a time', () => {
     expect(deleted.filter((yes) => !yes).length).toBeGreaterThan(2500);
   });
 
-  it('NUL-separated keys (-0) keep CRs and newlines inside them', () => {
+  it('NUL-separated keys (-0) keep CRs and newlines inside them', async () => {
     const file = at('nul.bf');
-    bloomkit(['create', file, '-n', '400000', '-p', '0.01', '--seed', '3', '--force'], { cwd: dir });
+    await bloomkit(['create', file, '-n', '400000', '-p', '0.01', '--seed', '3', '--force'], { cwd: dir });
     const expected = readFilter(file);
     const keys = Array.from({ length: 2500 }, (_, i) => Buffer.from(`key\r\n${i % 1800}\r`));
     const input = Buffer.concat(keys.flatMap((key) => [key, Buffer.from([0])]));
     const added = keys.map((key) => !expected.add(new Uint8Array(key)));
-    const add = bloomkit(['add', '-0', '-v', file], { cwd: dir, input });
+    const add = await bloomkit(['add', '-0', '-v', file], { cwd: dir, input });
     expect(add.status).toBe(0);
     expect(add.bytes.equals(verboseLines(keys, added, 'present', 'added'))).toBe(true);
     expect(Buffer.from(readFileSync(file)).equals(Buffer.from(expected.serialize()))).toBe(true);
   });
 
-  it('warns once, at the line that passes the capacity, when a batch passes it', () => {
+  it('warns once, at the line that passes the capacity, when a batch passes it', async () => {
     const file = at('capacity.bf');
-    bloomkit(['create', file, '-n', '1500', '-p', '0.01', '--force'], { cwd: dir });
+    await bloomkit(['create', file, '-n', '1500', '-p', '0.01', '--force'], { cwd: dir });
     const lines = Array.from({ length: 3000 }, (_, i) => `k${i}`).join('\n');
-    const add = bloomkit(['add', file], { cwd: dir, input: lines });
+    const add = await bloomkit(['add', file], { cwd: dir, input: lines });
     expect(add.status).toBe(3);
     const warnings = add.stderr.split('\n').filter((line) => line.includes('past its capacity'));
     expect(warnings).toHaveLength(1);

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bloomkitAsync, scratchDirectory } from './support/run.js';
+import { bloomkit, scratchDirectory } from './support/run.js';
 
 const dir = scratchDirectory();
 
@@ -12,14 +12,14 @@ describe('a filter file past 1 GiB', () => {
     const file = join(dir, 'big.bf');
     const bits = 2 ** 33 + 2 ** 22; // 1 GiB + 512 KiB of payload: three pages, the last one short
     expect(
-      (await bloomkitAsync(['create', file, '--bits', String(bits), '--hashes', '4'], { cwd: dir })).status,
+      (await bloomkit(['create', file, '--bits', String(bits), '--hashes', '4'], { cwd: dir })).status,
     ).toBe(0);
     expect(statSync(file).size).toBe(24 + 40 + bits / 8 + 4);
     const keys = Array.from({ length: 1000 }, (_, i) => `https://big.example/${i}`).join('\n');
-    expect((await bloomkitAsync(['add', file, '--from', '-'], { cwd: dir, input: keys })).status).toBe(0);
-    expect((await bloomkitAsync(['has', file, '--from', '-'], { cwd: dir, input: keys })).status).toBe(0);
-    expect((await bloomkitAsync(['has', file, 'https://big.example/absent'], { cwd: dir })).status).toBe(1);
-    const info = JSON.parse((await bloomkitAsync(['info', '--json', file], { cwd: dir })).stdout);
+    expect((await bloomkit(['add', file, '--from', '-'], { cwd: dir, input: keys })).status).toBe(0);
+    expect((await bloomkit(['has', file, '--from', '-'], { cwd: dir, input: keys })).status).toBe(0);
+    expect((await bloomkit(['has', file, 'https://big.example/absent'], { cwd: dir })).status).toBe(1);
+    const info = JSON.parse((await bloomkit(['info', '--json', file], { cwd: dir })).stdout);
     expect(info).toMatchObject({ bits, hashes: 4, count: 1000, checksum: 'ok' });
   });
 });

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { ScalableBloomFilter } from '@bloomkit/scalable';
 import { StandardBloomFilter } from '@bloomkit/standard';
 import { describe, expect, it } from 'vitest';
-import { BIN, bloomkit, bloomkitAsync, scratchDirectory, startBloomkit } from './support/run.js';
+import { BIN, bloomkit, scratchDirectory, startBloomkit } from './support/run.js';
 
 const dir = scratchDirectory();
 const at = (name: string) => join(dir, name);
@@ -45,12 +45,12 @@ describe('one writer at a time', () => {
     `two concurrent adds to one file, ${ROUNDS} rounds: every key either reported added is in the file`,
     async () => {
       const file = at('shared.bf');
-      expect(bloomkit(['create', file, '-n', '10000', '-p', '1e-6'], { cwd: dir }).status).toBe(0);
+      expect((await bloomkit(['create', file, '-n', '10000', '-p', '1e-6'], { cwd: dir })).status).toBe(0);
       const acknowledged: string[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         const [a, b] = await Promise.all(
           ['a', 'b'].map((who) =>
-            bloomkitAsync(['add', '-v', '--wait', '60', file, `${who}-${round}`], { cwd: dir }),
+            bloomkit(['add', '-v', '--wait', '60', file, `${who}-${round}`], { cwd: dir }),
           ),
         );
         for (const run of [a!, b!]) {
@@ -75,7 +75,7 @@ describe('one writer at a time', () => {
       for (let round = 0; round < ROUNDS; round++) {
         const runs = await Promise.all(
           ['a', 'b'].map((who) =>
-            bloomkitAsync(['dedup', '--state', state, '--wait', '60', '--fpr', '1e-6'], {
+            bloomkit(['dedup', '--state', state, '--wait', '60', '--fpr', '1e-6'], {
               cwd: dir,
               input: `${who}-${round}\nshared-${round}\n`,
             }),
@@ -91,7 +91,10 @@ describe('one writer at a time', () => {
       expect(printed).toHaveLength(3 * ROUNDS);
       const final = ScalableBloomFilter.deserialize(readFileSync(state));
       expect(printed.filter((line) => !final.has(line))).toEqual([]);
-      const again = bloomkit(['dedup', '--state', state], { cwd: dir, input: `${printed.join('\n')}\n` });
+      const again = await bloomkit(['dedup', '--state', state], {
+        cwd: dir,
+        input: `${printed.join('\n')}\n`,
+      });
       expect(again.stdout).toBe('');
     },
     RACE_TIMEOUT_MS,
@@ -101,11 +104,11 @@ describe('one writer at a time', () => {
     `two concurrent merges into one file, ${ROUNDS} rounds: the file holds both inputs' keys`,
     async () => {
       const out = at('merged.bf');
-      const create = (file: string) =>
-        expect(bloomkit(['create', file, '-n', '10000', '-p', '1e-6', '--force'], { cwd: dir }).status).toBe(
-          0,
-        );
-      create(out);
+      const create = async (file: string) =>
+        expect(
+          (await bloomkit(['create', file, '-n', '10000', '-p', '1e-6', '--force'], { cwd: dir })).status,
+        ).toBe(0);
+      await create(out);
       const expected: string[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         const inputs = ['a', 'b'].map((who) => {
@@ -118,7 +121,7 @@ describe('one writer at a time', () => {
           return file;
         });
         const runs = await Promise.all(
-          inputs.map((input) => bloomkitAsync(['merge', '--wait', '60', out, out, input], { cwd: dir })),
+          inputs.map((input) => bloomkit(['merge', '--wait', '60', out, out, input], { cwd: dir })),
         );
         for (const run of runs) expect([run.status, run.stderr]).toEqual([0, '']);
       }
@@ -132,7 +135,7 @@ describe('one writer at a time', () => {
     for (let round = 0; round < 20; round++) {
       const file = at(`race-${round}.bf`);
       const runs = await Promise.all(
-        [0, 1].map(() => bloomkitAsync(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir })),
+        [0, 1].map(() => bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir })),
       );
       expect(runs.map((run) => run.status).sort()).toEqual([0, 2]);
       expect(runs.find((run) => run.status === 2)!.stderr).toMatch(/already exists/);
@@ -140,7 +143,7 @@ describe('one writer at a time', () => {
 
     // A holder that stays: add reading keys from a stdin that stays open.
     const file = at('held.bf');
-    bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir });
+    await bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir });
     const holder = startBloomkit(['add', file], dir);
     const held = join(dir, '.held.bf.lock');
     const deadline = Date.now() + 30_000;
@@ -148,7 +151,7 @@ describe('one writer at a time', () => {
       if (Date.now() > deadline) throw new Error('the holder never took the lock');
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    const waiter = bloomkit(['add', '--wait', '0.3', file, 'x'], { cwd: dir });
+    const waiter = await bloomkit(['add', '--wait', '0.3', file, 'x'], { cwd: dir });
     expect(waiter.status).toBe(2);
     expect(waiter.stderr).toBe(
       `bloomkit: ${file}: locked by process ${holder.pid}, which is writing it; gave up after 0.3 s (--wait SECONDS waits longer)\n`,
@@ -159,21 +162,21 @@ describe('one writer at a time', () => {
     holder.kill('SIGKILL');
     await exited;
     expect(existsSync(held)).toBe(true);
-    expect(bloomkit(['add', '--wait', '0', file, 'after-kill'], { cwd: dir }).status).toBe(0);
-    expect(bloomkit(['has', file, 'after-kill'], { cwd: dir }).status).toBe(0);
+    expect((await bloomkit(['add', '--wait', '0', file, 'after-kill'], { cwd: dir })).status).toBe(0);
+    expect((await bloomkit(['has', file, 'after-kill'], { cwd: dir })).status).toBe(0);
     expect(existsSync(held)).toBe(false);
 
     // A lock that names no holder (its writer died between creating and filling it): waited for while fresh,
     // broken once it has been unchanged for 10 s.
     writeFileSync(held, '');
-    const fresh = bloomkit(['add', '--wait', '0.2', file, 'y'], { cwd: dir });
+    const fresh = await bloomkit(['add', '--wait', '0.2', file, 'y'], { cwd: dir });
     expect([fresh.status, fresh.stderr]).toEqual([
       2,
       `bloomkit: ${file}: locked by another process, which is writing it; gave up after 0.2 s (--wait SECONDS waits longer)\n`,
     ]);
     const past = new Date(Date.now() - 60_000);
     utimesSync(held, past, past);
-    expect(bloomkit(['add', '--wait', '0', file, 'y'], { cwd: dir }).status).toBe(0);
+    expect((await bloomkit(['add', '--wait', '0', file, 'y'], { cwd: dir })).status).toBe(0);
     expect(existsSync(held)).toBe(false);
   });
 
@@ -181,7 +184,7 @@ describe('one writer at a time', () => {
     // `unshare -p -f --mount-proc`: the inner writer is pid 1 or 2 of its own namespace, with the host's name, as
     // containers with `--network host` are. Neither may take the other's live lock for a dead one.
     const file = at('namespaces.bf');
-    expect(bloomkit(['create', file, '-n', '10000', '-p', '1e-6'], { cwd: dir }).status).toBe(0);
+    expect((await bloomkit(['create', file, '-n', '10000', '-p', '1e-6'], { cwd: dir })).status).toBe(0);
     const acknowledged: string[] = [];
     const run = (argv: string[]) =>
       new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
@@ -226,9 +229,9 @@ describe('one writer at a time', () => {
     expect(acknowledged.filter((key) => !final.has(key))).toEqual([]);
   });
 
-  it('a lock of another PID namespace, boot or an older format is waited for and never broken', () => {
+  it('a lock of another PID namespace, boot or an older format is waited for and never broken', async () => {
     const file = at('foreign.bf');
-    bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir });
+    await bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir });
     const lock = join(dir, '.foreign.bf.lock');
     const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
     const pidns = readlinkSync('/proc/self/ns/pid');
@@ -240,7 +243,7 @@ describe('one writer at a time', () => {
       { pid: gone, host: hostname(), start: '1' },
     ]) {
       writeFileSync(lock, JSON.stringify(token));
-      const waiter = bloomkit(['add', '--wait', '0.3', file, 'x'], { cwd: dir });
+      const waiter = await bloomkit(['add', '--wait', '0.3', file, 'x'], { cwd: dir });
       expect(waiter.status).toBe(2);
       expect(waiter.stderr).toContain('gave up after 0.3 s');
       expect(waiter.stderr).toContain(
@@ -250,13 +253,13 @@ describe('one writer at a time', () => {
     }
     // The same token with this process's boot and namespace is judged, and broken.
     writeFileSync(lock, JSON.stringify({ pid: gone, host: hostname(), start: '1', boot, pidns }));
-    expect(bloomkit(['add', '--wait', '0', file, 'x'], { cwd: dir }).status).toBe(0);
+    expect((await bloomkit(['add', '--wait', '0', file, 'x'], { cwd: dir })).status).toBe(0);
     expect(existsSync(lock)).toBe(false);
   });
 
-  it('a FIFO, a link or a huge file planted as the lock is refused at once, never read or followed', () => {
+  it('a FIFO, a link or a huge file planted as the lock is refused at once, never read or followed', async () => {
     const file = at('planted.bf');
-    bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir });
+    await bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir });
     const lock = join(dir, '.planted.bf.lock');
     const plant: [string, () => void, RegExp][] = [
       [
@@ -271,23 +274,23 @@ describe('one writer at a time', () => {
     ];
     for (const [what, make, message] of plant) {
       make();
-      const run = bloomkit(['add', '--wait', '5', file, 'x'], { cwd: dir });
+      const run = await bloomkit(['add', '--wait', '5', file, 'x'], { cwd: dir });
       expect(run.status, what).toBe(2);
       expect(run.stderr, what).toMatch(message);
       expect(run.stderr, what).toContain(lock);
       execFileSync('rm', ['-rf', lock]);
     }
-    expect(bloomkit(['has', file, 'x'], { cwd: dir }).status).toBe(1);
+    expect((await bloomkit(['has', file, 'x'], { cwd: dir })).status).toBe(1);
   });
 
-  it("another user's dead lock in a sticky directory: an error naming it, not a spin past --wait", () => {
+  it("another user's dead lock in a sticky directory: an error naming it, not a spin past --wait", async () => {
     // The writer runs as nobody; the dead holder's lock belongs to another user, which a sticky directory keeps
     // nobody from removing.
     // Beside the scratch directory (mode 0700, closed to nobody), in the system's temporary directory.
     const sticky = mkdtempSync(join(tmpdir(), 'bloomkit-sticky-'));
     chmodSync(sticky, 0o1777);
     const file = join(sticky, 'f.bf');
-    bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir });
+    await bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir });
     chmodSync(file, 0o666);
     const lock = join(sticky, '.f.bf.lock');
     const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
@@ -310,20 +313,20 @@ describe('one writer at a time', () => {
     rmSync(sticky, { recursive: true });
   });
 
-  it('a lock that cannot be written (ENOSPC) names itself and leaves no empty lock behind', () => {
+  it('a lock that cannot be written (ENOSPC) names itself and leaves no empty lock behind', async () => {
     const mount = at('full');
     mkdirSync(mount);
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', mount]);
     try {
       const file = join(mount, 'f.bf');
-      expect(bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir }).status).toBe(0);
+      expect((await bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir })).status).toBe(0);
       // Fill the rest: the lock can still be created (an inode), not written (a block).
       try {
         execFileSync('dd', ['if=/dev/zero', `of=${join(mount, 'filler')}`, 'bs=4k'], { stdio: 'ignore' });
       } catch {
         // dd ends with ENOSPC, as intended.
       }
-      const run = bloomkit(['add', '--wait', '1', file, 'x'], { cwd: dir });
+      const run = await bloomkit(['add', '--wait', '1', file, 'x'], { cwd: dir });
       expect(run.status).toBe(2);
       expect(run.stderr).toContain(`${join(mount, '.f.bf.lock')}: could not write the lock (ENOSPC)`);
       expect(existsSync(join(mount, '.f.bf.lock'))).toBe(false);

@@ -12,7 +12,7 @@ const MiB = 2 ** 20;
 const line = (length: number, fill: string) => Buffer.alloc(length, fill);
 
 describe('dedup of lines longer than its buffer', () => {
-  it('hashes them in pieces as the whole line: repeats dropped (CRLF too, a CR at the buffer edge), order kept', () => {
+  it('hashes them in pieces as the whole line: repeats dropped (CRLF too, a CR at the buffer edge), order kept', async () => {
     const a = line(3.5 * MiB, 'a');
     const b = line(MiB - 1, 'b'); // With its CR, exactly fills the buffer at the file's start.
     const input = Buffer.concat([
@@ -30,7 +30,7 @@ describe('dedup of lines longer than its buffer', () => {
     const file = join(dir, 'long.txt');
     writeFileSync(file, input);
     const state = join(dir, 'long-state.bf');
-    const run = bloomkit(['dedup', '--state', state, '--fpr', '1e-9', file], { cwd: dir });
+    const run = await bloomkit(['dedup', '--state', state, '--fpr', '1e-9', file], { cwd: dir });
     expect([run.status, run.stderr]).toEqual([0, '']);
     const expected = Buffer.concat([
       b,

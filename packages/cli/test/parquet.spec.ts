@@ -22,19 +22,19 @@ describe('bloomkit parquet', () => {
     connection.closeSync();
   });
 
-  it('prints, per value, the row groups that may hold it; exits 0 when some may, 1 when none may', () => {
-    const run = bloomkit(
+  it('prints, per value, the row groups that may hold it; exits 0 when some may, 1 when none may', async () => {
+    const run = await bloomkit(
       ['parquet', file, '--column', 'url', 'https://example.com/7', 'https://example.com/4500', 'nope'],
       { cwd: dir },
     );
     expect(run.stderr).toBe('');
     expect(run.stdout).toBe('https://example.com/7\t0\nhttps://example.com/4500\t1\nnope\t-\n');
     expect(run.status).toBe(0);
-    const none = bloomkit(['parquet', file, '--column', 'url', 'nope', 'also-nope'], { cwd: dir });
+    const none = await bloomkit(['parquet', file, '--column', 'url', 'nope', 'also-nope'], { cwd: dir });
     expect([none.status, none.stdout]).toEqual([1, 'nope\t-\nalso-nope\t-\n']);
   });
 
-  it('reads typed values as text: integers, dates, timestamps, doubles; from --from files and stdin', () => {
+  it('reads typed values as text: integers, dates, timestamps, doubles; from --from files and stdin', async () => {
     const typed = [
       ['id', '42', '0'],
       ['id', '4200', '1'],
@@ -43,13 +43,13 @@ describe('bloomkit parquet', () => {
       ['score', '0.125', '0'],
     ];
     for (const [column, value, groups] of typed) {
-      const run = bloomkit(['parquet', file, '--column', column!, value!], { cwd: dir });
+      const run = await bloomkit(['parquet', file, '--column', column!, value!], { cwd: dir });
       expect(run.stdout, `${column} ${value}`).toBe(`${value}\t${groups}\n`);
     }
     const values = Array.from({ length: 200 }, (_, i) => String(i * 37));
     writeFileSync(join(dir, 'ids.txt'), `${values.join('\n')}\n`);
-    const fromFile = bloomkit(['parquet', file, '--column', 'id', '--from', 'ids.txt'], { cwd: dir });
-    const fromStdin = bloomkit(['parquet', file, '--column', 'id'], {
+    const fromFile = await bloomkit(['parquet', file, '--column', 'id', '--from', 'ids.txt'], { cwd: dir });
+    const fromStdin = await bloomkit(['parquet', file, '--column', 'id'], {
       cwd: dir,
       input: `${values.join('\n')}\n`,
     });
@@ -65,41 +65,43 @@ describe('bloomkit parquet', () => {
     expect(absent).toBeGreaterThan(0.9 * lines.filter((_, i) => i * 37 >= 6000).length);
   });
 
-  it("--json prints each row group's answer; without --column it lists the filters, as info does", () => {
-    const json = bloomkit(['parquet', file, '--column', 'id', '--json', '17'], { cwd: dir });
+  it("--json prints each row group's answer; without --column it lists the filters, as info does", async () => {
+    const json = await bloomkit(['parquet', file, '--column', 'id', '--json', '17'], { cwd: dir });
     expect(JSON.parse(json.stdout)).toEqual({ value: '17', rowGroups: [0], answers: ['maybe', 'absent'] });
-    const list = bloomkit(['parquet', file], { cwd: dir });
+    const list = await bloomkit(['parquet', file], { cwd: dir });
     expect(list.status).toBe(0);
     expect(list.stdout).toMatch(/^2 row groups, 10 column chunks with a split-block filter\n/);
     expect(list.stdout).toMatch(/\n0\turl\tBYTE_ARRAY\t4.0 KiB\t[\d.]+%\t3,\d{3}\t0.0\d+\n/);
-    const info = bloomkit(['info', file], { cwd: dir });
+    const info = await bloomkit(['info', file], { cwd: dir });
     expect(info.stdout).toBe(list.stdout);
-    const listed = JSON.parse(bloomkit(['info', file, '--json'], { cwd: dir }).stdout);
+    const listed = JSON.parse((await bloomkit(['info', file, '--json'], { cwd: dir })).stdout);
     expect(listed.columns.map((c: { name: string }) => c.name)).toEqual(['url', 'id', 'day', 'at', 'score']);
     expect(listed.filters).toHaveLength(10);
   });
 
-  it('refuses a value of the wrong type, an unknown column, a file that is not Parquet, and a FIFO, with exit 2', () => {
-    const bad = bloomkit(['parquet', file, '--column', 'id', 'x'], { cwd: dir });
+  it('refuses a value of the wrong type, an unknown column, a file that is not Parquet, and a FIFO, with exit 2', async () => {
+    const bad = await bloomkit(['parquet', file, '--column', 'id', 'x'], { cwd: dir });
     expect([bad.status, bad.stderr]).toEqual([
       2,
       'bloomkit: parquet: column id (INT32) takes an integer, got "x"\n',
     ]);
-    const date = bloomkit(['parquet', file, '--column', 'day', '2024-02-30'], { cwd: dir });
+    const date = await bloomkit(['parquet', file, '--column', 'day', '2024-02-30'], { cwd: dir });
     expect(date.status).toBe(2);
     expect(date.stderr).toMatch(/column day \(DATE\) takes a date/);
-    const column = bloomkit(['parquet', file, '--column', 'nope', 'x'], { cwd: dir });
+    const column = await bloomkit(['parquet', file, '--column', 'nope', 'x'], { cwd: dir });
     expect([column.status, column.stderr]).toEqual([
       2,
       `bloomkit: parquet: ${file} has no column 'nope' (it has url, id, day, at, score)\n`,
     ]);
     writeFileSync(join(dir, 'not.parquet'), 'PAR1 but not really a parquet file at all');
-    const notParquet = bloomkit(['parquet', join(dir, 'not.parquet'), '--column', 'url', 'x'], { cwd: dir });
+    const notParquet = await bloomkit(['parquet', join(dir, 'not.parquet'), '--column', 'url', 'x'], {
+      cwd: dir,
+    });
     expect(notParquet.status).toBe(2);
     expect(notParquet.stderr).toMatch(/not a readable Parquet file/);
     const fifo = join(dir, 'fifo.parquet');
     execFileSync('mkfifo', [fifo]);
-    const fromFifo = bloomkit(['parquet', fifo], { cwd: dir });
+    const fromFifo = await bloomkit(['parquet', fifo], { cwd: dir });
     expect([fromFifo.status, fromFifo.stderr]).toEqual([
       2,
       `bloomkit: ${fifo}: not a regular file (a Parquet file is read at offsets)\n`,

@@ -111,8 +111,8 @@ beforeAll(async () => {
     startRedis({ tls: certificates }),
   ]);
   file = join(dir, 'local.bf');
-  bloomkit(['create', file, '-n', '10000', '-p', '0.01'], { cwd: dir });
-  bloomkit(['add', file, 'a', 'b', 'c'], { cwd: dir });
+  await bloomkit(['create', file, '-n', '10000', '-p', '0.01'], { cwd: dir });
+  await bloomkit(['add', file, 'a', 'b', 'c'], { cwd: dir });
 });
 afterAll(() => {
   for (const server of [withPassword, withUsers, withTls]) server?.kill();
@@ -121,35 +121,35 @@ afterAll(() => {
 const env = (extra: Record<string, string>) => ({ ...process.env, REDISCLI_AUTH: '', ...extra });
 
 describe('Redis passwords: REDISCLI_AUTH, --password-file, and one-line errors that say what to do', () => {
-  it('takes the password from REDISCLI_AUTH, as redis-cli does, and never needs it in the URL', () => {
+  it('takes the password from REDISCLI_AUTH, as redis-cli does, and never needs it in the URL', async () => {
     const url = `redis://127.0.0.1:${withPassword.port}/from-env`;
-    const push = bloomkit(['push', file, url], { cwd: dir, env: env({ REDISCLI_AUTH: PASSWORD }) });
+    const push = await bloomkit(['push', file, url], { cwd: dir, env: env({ REDISCLI_AUTH: PASSWORD }) });
     expect([push.status, push.stderr]).toEqual([0, '']);
     const pulled = join(dir, 'pulled.bf');
-    expect(bloomkit(['pull', url, pulled], { cwd: dir, env: env({ REDISCLI_AUTH: PASSWORD }) }).status).toBe(
-      0,
-    );
+    expect(
+      (await bloomkit(['pull', url, pulled], { cwd: dir, env: env({ REDISCLI_AUTH: PASSWORD }) })).status,
+    ).toBe(0);
     expect(readFileSync(pulled)).toEqual(readFileSync(file));
   });
 
-  it('takes the password from --password-file (its first line)', () => {
+  it('takes the password from --password-file (its first line)', async () => {
     const secret = join(dir, 'password.txt');
     writeFileSync(secret, `${PASSWORD}\n`);
-    const run = bloomkit(
+    const run = await bloomkit(
       ['dedup', '--redis', `redis://127.0.0.1:${withPassword.port}/from-file`, '--password-file', secret],
       { cwd: dir, env: env({}), input: 'x\ny\nx\n' },
     );
     expect([run.status, run.stdout, run.stderr]).toEqual([0, 'x\ny\n', '']);
   });
 
-  it('says what to do when the password is missing (NOAUTH) or wrong (WRONGPASS)', () => {
+  it('says what to do when the password is missing (NOAUTH) or wrong (WRONGPASS)', async () => {
     const url = `redis://127.0.0.1:${withPassword.port}/refused`;
-    const missing = bloomkit(['push', file, url], { cwd: dir, env: env({}) });
+    const missing = await bloomkit(['push', file, url], { cwd: dir, env: env({}) });
     expect([missing.status, missing.stderr]).toEqual([
       2,
       `bloomkit: redis://127.0.0.1:${withPassword.port}: the server needs a password (NOAUTH): set REDISCLI_AUTH, or give --password-file FILE (a password in the URL is visible to ps)\n`,
     ]);
-    const wrong = bloomkit(['push', file, url], { cwd: dir, env: env({ REDISCLI_AUTH: 'nope' }) });
+    const wrong = await bloomkit(['push', file, url], { cwd: dir, env: env({ REDISCLI_AUTH: 'nope' }) });
     expect([wrong.status, wrong.stderr]).toEqual([
       2,
       `bloomkit: redis://127.0.0.1:${withPassword.port}: wrong user name or password (WRONGPASS): check REDISCLI_AUTH, --password-file or the URL\n`,
@@ -158,14 +158,14 @@ describe('Redis passwords: REDISCLI_AUTH, --password-file, and one-line errors t
 });
 
 describe('Redis ACL users', () => {
-  it('works as a user with only the commands the README lists, for every kind of command', () => {
+  it('works as a user with only the commands the README lists, for every kind of command', async () => {
     const url = (name: string) => `redis://bloomkit@127.0.0.1:${withUsers.port}/${name}`;
     const as = { cwd: dir, env: env({ REDISCLI_AUTH: 'bloom' }) };
-    expect(bloomkit(['push', file, url('pushed')], as).stderr).toBe('');
-    expect(bloomkit(['pull', url('pushed'), join(dir, 'acl.bf')], as).status).toBe(0);
+    expect((await bloomkit(['push', file, url('pushed')], as)).stderr).toBe('');
+    expect((await bloomkit(['pull', url('pushed'), join(dir, 'acl.bf')], as)).status).toBe(0);
     expect(readFileSync(join(dir, 'acl.bf'))).toEqual(readFileSync(file));
     for (const args of [[], ['--capacity', '100'], ['--window', '100']]) {
-      const run = bloomkit(['dedup', '--redis', url(`dedup${args.join('')}`), ...args], {
+      const run = await bloomkit(['dedup', '--redis', url(`dedup${args.join('')}`), ...args], {
         ...as,
         input: 'a\nb\na\n',
       });
@@ -173,8 +173,8 @@ describe('Redis ACL users', () => {
     }
   });
 
-  it('names the refused command of a user without Lua (NOPERM), and where the needed commands are listed', () => {
-    const run = bloomkit(['dedup', '--redis', `redis://nolua@127.0.0.1:${withUsers.port}/lua`], {
+  it('names the refused command of a user without Lua (NOPERM), and where the needed commands are listed', async () => {
+    const run = await bloomkit(['dedup', '--redis', `redis://nolua@127.0.0.1:${withUsers.port}/lua`], {
       cwd: dir,
       env: env({ REDISCLI_AUTH: 'nolua' }),
       input: 'a\n',
@@ -187,15 +187,17 @@ describe('Redis ACL users', () => {
 });
 
 describe('Redis over TLS with a private certificate authority', () => {
-  it('connects with --tls-ca, and says to give it when the certificate cannot be verified', () => {
+  it('connects with --tls-ca, and says to give it when the certificate cannot be verified', async () => {
     const url = `rediss://127.0.0.1:${withTls.port}/tls`;
     const ca = join(dir, 'ca.crt');
-    const push = bloomkit(['push', file, url, '--tls-ca', ca], { cwd: dir, env: env({}) });
+    const push = await bloomkit(['push', file, url, '--tls-ca', ca], { cwd: dir, env: env({}) });
     expect([push.status, push.stderr]).toEqual([0, '']);
     const pulled = join(dir, 'tls.bf');
-    expect(bloomkit(['pull', url, pulled, '--tls-ca', ca], { cwd: dir, env: env({}) }).status).toBe(0);
+    expect((await bloomkit(['pull', url, pulled, '--tls-ca', ca], { cwd: dir, env: env({}) })).status).toBe(
+      0,
+    );
     expect(readFileSync(pulled)).toEqual(readFileSync(file));
-    const unverified = bloomkit(['pull', url, pulled], { cwd: dir, env: env({}) });
+    const unverified = await bloomkit(['pull', url, pulled], { cwd: dir, env: env({}) });
     expect(unverified.status).toBe(2);
     expect(unverified.stderr).toMatch(
       /^bloomkit: rediss:\/\/127\.0\.0\.1:\d+: TLS: .*: give the certificate authority that signed the server's certificate with --tls-ca FILE\n$/,
@@ -209,14 +211,17 @@ describe('Redis URLs and unreachable servers', () => {
     // ioredis's defaults would reconnect for about 10 s; the CLI's options never reconnect (no clock is read here).
     const options = clientOptions(parseRedisTarget(`redis://127.0.0.1:${port}/nobody`));
     expect([options.retryStrategy(), options.connectTimeout]).toEqual([null, CONNECT_TIMEOUT_MS]);
-    const run = bloomkit(['push', file, `redis://127.0.0.1:${port}/nobody`], { cwd: dir, env: env({}) });
+    const run = await bloomkit(['push', file, `redis://127.0.0.1:${port}/nobody`], {
+      cwd: dir,
+      env: env({}),
+    });
     expect([run.status, run.stderr]).toEqual([
       2,
       `bloomkit: redis://127.0.0.1:${port}: connection refused: no Redis server listens on 127.0.0.1:${port}\n`,
     ]);
   });
 
-  it('refuses a filter named by digits (redis-cli reads a database there) and reads ?db=N', () => {
+  it('refuses a filter named by digits (redis-cli reads a database there) and reads ?db=N', async () => {
     expect(() => parseRedisTarget('redis://host/0')).toThrow(
       'redis://host/0: "0" would be a filter named by digits, where redis-cli reads a database number; name the filter (redis://host:6379/seen) and choose a database with ?db=0',
     );
@@ -229,7 +234,7 @@ describe('Redis URLs and unreachable servers', () => {
       /unknown URL parameter "timeout"/,
     );
     // In a real database: the filter is created in database 2, not 0.
-    const run = bloomkit(['push', file, `redis://127.0.0.1:${withPassword.port}/indb?db=2`], {
+    const run = await bloomkit(['push', file, `redis://127.0.0.1:${withPassword.port}/indb?db=2`], {
       cwd: dir,
       env: env({ REDISCLI_AUTH: PASSWORD }),
     });
@@ -278,7 +283,7 @@ describe('Redis URLs and unreachable servers', () => {
     );
   });
 
-  it('explains a connection that times out and a host that does not resolve', () => {
+  it('explains a connection that times out and a host that does not resolve', async () => {
     const target = parseRedisTarget('redis://example.invalid:6380/f', {}, {});
     const timeout = Object.assign(new Error('connect ETIMEDOUT'), { code: 'ETIMEDOUT' });
     expect(explainRedisFailure(target, new Error('Connection is closed.'), timeout)).toBe(
@@ -286,7 +291,7 @@ describe('Redis URLs and unreachable servers', () => {
     );
     const unknown = Object.assign(new Error('getaddrinfo ENOTFOUND example.invalid'), { code: 'ENOTFOUND' });
     expect(explainRedisFailure(target, unknown)).toBe('unknown host example.invalid');
-    const run = bloomkit(['push', file, 'redis://example.invalid:6380/f'], { cwd: dir, env: env({}) });
+    const run = await bloomkit(['push', file, 'redis://example.invalid:6380/f'], { cwd: dir, env: env({}) });
     expect([run.status, run.stderr]).toEqual([
       2,
       'bloomkit: redis://example.invalid:6380: unknown host example.invalid\n',

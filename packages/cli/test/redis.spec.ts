@@ -30,36 +30,39 @@ const lines = (from: number, to: number) =>
   Array.from({ length: to - from }, (_, i) => `https://example.com/${from + i}`);
 
 describe('bloomkit push, pull and dedup --redis', () => {
-  it('push then pull gives back the same file; an existing name needs --replace', () => {
+  it('push then pull gives back the same file; an existing name needs --replace', async () => {
     const file = join(dir, 'local.bf');
-    bloomkit(['create', file, '-n', '10000', '-p', '0.01', '--kind', 'blocked'], { cwd: dir });
-    bloomkit(['add', file, '--from', '-'], { cwd: dir, input: lines(0, 500).join('\n') });
-    expect(bloomkit(['push', file, url('pushed')], { cwd: dir }).status).toBe(0);
-    expect(bloomkit(['pull', url('pushed'), join(dir, 'pulled.bf')], { cwd: dir }).status).toBe(0);
+    await bloomkit(['create', file, '-n', '10000', '-p', '0.01', '--kind', 'blocked'], { cwd: dir });
+    await bloomkit(['add', file, '--from', '-'], { cwd: dir, input: lines(0, 500).join('\n') });
+    expect((await bloomkit(['push', file, url('pushed')], { cwd: dir })).status).toBe(0);
+    expect((await bloomkit(['pull', url('pushed'), join(dir, 'pulled.bf')], { cwd: dir })).status).toBe(0);
     expect(readFileSync(join(dir, 'pulled.bf'))).toEqual(readFileSync(file));
-    const again = bloomkit(['push', file, url('pushed')], { cwd: dir });
+    const again = await bloomkit(['push', file, url('pushed')], { cwd: dir });
     expect([again.status, again.stderr]).toEqual([
       2,
       `bloomkit: ${url('pushed')}: a filter named "pushed" exists (use --replace)\n`,
     ]);
-    expect(bloomkit(['push', file, url('pushed'), '--replace'], { cwd: dir }).status).toBe(0);
+    expect((await bloomkit(['push', file, url('pushed'), '--replace'], { cwd: dir })).status).toBe(0);
   });
 
-  it('dedup --redis resumes across runs and machines: a second run prints only lines the first did not', () => {
-    const first = bloomkit(['dedup', '--redis', url('stream'), '--capacity', '100000', '--fpr', '1e-6'], {
-      cwd: dir,
-      input: `${[...lines(0, 3000), ...lines(0, 1000)].join('\n')}\n`,
-    });
+  it('dedup --redis resumes across runs and machines: a second run prints only lines the first did not', async () => {
+    const first = await bloomkit(
+      ['dedup', '--redis', url('stream'), '--capacity', '100000', '--fpr', '1e-6'],
+      {
+        cwd: dir,
+        input: `${[...lines(0, 3000), ...lines(0, 1000)].join('\n')}\n`,
+      },
+    );
     expect(first.stdout).toBe(`${lines(0, 3000).join('\n')}\n`);
-    const second = bloomkit(['dedup', '--redis', url('stream')], {
+    const second = await bloomkit(['dedup', '--redis', url('stream')], {
       cwd: dir,
       input: `${lines(2000, 5000).join('\n')}\n`,
     });
     expect(second.stdout).toBe(`${lines(3000, 5000).join('\n')}\n`);
   });
 
-  it('dedup --redis --fixed past its capacity warns once on stderr and exits 3, as with a file', () => {
-    const run = bloomkit(
+  it('dedup --redis --fixed past its capacity warns once on stderr and exits 3, as with a file', async () => {
+    const run = await bloomkit(
       ['dedup', '--redis', url('fixed'), '--fixed', '--capacity', '1000', '--fpr', '1e-4'],
       {
         cwd: dir,
@@ -73,28 +76,30 @@ describe('bloomkit push, pull and dedup --redis', () => {
     expect(run.stderr.split('\n').filter(Boolean)).toHaveLength(1);
     expect(run.stdout.split('\n').filter(Boolean).length).toBeGreaterThan(2900);
     // Reopened past its capacity: warned before the first line.
-    const again = bloomkit(['dedup', '--redis', url('fixed')], { cwd: dir, input: 'x\n' });
+    const again = await bloomkit(['dedup', '--redis', url('fixed')], { cwd: dir, input: 'x\n' });
     expect(again.status).toBe(3);
     expect(again.stderr).toMatch(/past its capacity of 1,000/);
   });
 
-  it('a window file pushed to Redis dedups past its window without a capacity warning, and pulls back', () => {
+  it('a window file pushed to Redis dedups past its window without a capacity warning, and pulls back', async () => {
     const file = join(dir, 'window.bf');
-    bloomkit(['create', file, '--kind', 'window', '-n', '1000', '-p', '1e-9'], { cwd: dir });
-    expect(bloomkit(['push', file, url('recent')], { cwd: dir }).status).toBe(0);
-    const run = bloomkit(['dedup', '--redis', url('recent')], {
+    await bloomkit(['create', file, '--kind', 'window', '-n', '1000', '-p', '1e-9'], { cwd: dir });
+    expect((await bloomkit(['push', file, url('recent')], { cwd: dir })).status).toBe(0);
+    const run = await bloomkit(['dedup', '--redis', url('recent')], {
       cwd: dir,
       input: `${[...lines(0, 5000), ...lines(4500, 5000), ...lines(0, 500)].join('\n')}\n`,
     });
     // The last 500 of the stream repeat within the window: dropped; the first 500 were forgotten: printed again.
     expect([run.status, run.stderr]).toEqual([0, '']);
     expect(run.stdout).toBe(`${[...lines(0, 5000), ...lines(0, 500)].join('\n')}\n`);
-    expect(bloomkit(['pull', url('recent'), join(dir, 'recent.bf')], { cwd: dir }).status).toBe(0);
-    const info = JSON.parse(bloomkit(['info', join(dir, 'recent.bf'), '--json'], { cwd: dir }).stdout);
+    expect((await bloomkit(['pull', url('recent'), join(dir, 'recent.bf')], { cwd: dir })).status).toBe(0);
+    const info = JSON.parse(
+      (await bloomkit(['info', join(dir, 'recent.bf'), '--json'], { cwd: dir })).stdout,
+    );
     expect([info.kind, info.window.keys]).toEqual(['window', 1000]);
     // dedup --window --redis creates the window in Redis and shares it between runs (and machines).
     const input = `${[...lines(0, 5000), ...lines(4500, 5000), ...lines(0, 500)].join('\n')}\n`;
-    const created = bloomkit(
+    const created = await bloomkit(
       ['dedup', '--redis', url('shared-window'), '--window', '1000', '--fpr', '1e-9'],
       {
         cwd: dir,
@@ -102,12 +107,15 @@ describe('bloomkit push, pull and dedup --redis', () => {
       },
     );
     expect([created.status, created.stdout]).toEqual([0, run.stdout]);
-    const again = bloomkit(['dedup', '--redis', url('shared-window'), '--window', '1000', '--fpr', '1e-9'], {
-      cwd: dir,
-      input: `${lines(0, 500).join('\n')}\n${lines(9000, 9001).join('\n')}\n`,
-    });
+    const again = await bloomkit(
+      ['dedup', '--redis', url('shared-window'), '--window', '1000', '--fpr', '1e-9'],
+      {
+        cwd: dir,
+        input: `${lines(0, 500).join('\n')}\n${lines(9000, 9001).join('\n')}\n`,
+      },
+    );
     expect(again.stdout).toBe(`${lines(9000, 9001).join('\n')}\n`);
-    const other = bloomkit(['dedup', '--redis', url('shared-window'), '--window', '2000'], {
+    const other = await bloomkit(['dedup', '--redis', url('shared-window'), '--window', '2000'], {
       cwd: dir,
       input,
     });
@@ -138,15 +146,15 @@ describe('bloomkit push, pull and dedup --redis', () => {
 
   it('reports a bad URL or an unreachable server on one line, exit 2', async () => {
     const file = join(dir, 'local.bf');
-    const bad = bloomkit(['push', file, 'http://example.com/x'], { cwd: dir });
+    const bad = await bloomkit(['push', file, 'http://example.com/x'], { cwd: dir });
     expect([bad.status, bad.stderr]).toEqual([
       2,
       'bloomkit: http://example.com/x: not a Redis URL (expected redis://host:port/NAME or rediss:// for TLS)\n',
     ]);
-    const noName = bloomkit(['pull', `redis://127.0.0.1:${server.port}`, file], { cwd: dir });
+    const noName = await bloomkit(['pull', `redis://127.0.0.1:${server.port}`, file], { cwd: dir });
     expect(noName.stderr).toMatch(/the URL's path must name the filter/);
     const closed = await freePort();
-    const down = bloomkit(['pull', `redis://127.0.0.1:${closed}/x`, join(dir, 'x.bf')], { cwd: dir });
+    const down = await bloomkit(['pull', `redis://127.0.0.1:${closed}/x`, join(dir, 'x.bf')], { cwd: dir });
     expect(down.status).toBe(2);
     expect(down.stderr).toMatch(
       /^bloomkit: redis:\/\/127\.0\.0\.1:\d+: connection refused: no Redis server listens/,
@@ -156,7 +164,7 @@ describe('bloomkit push, pull and dedup --redis', () => {
     const admin = new Redis({ port: server.port, lazyConnect: true });
     await admin.call('ACL', 'SETUSER', 'nolua', 'on', '>secret', '~*', '&*', '+@all', '-@scripting');
     admin.disconnect();
-    const refused = bloomkit(
+    const refused = await bloomkit(
       ['dedup', '--redis', `redis://nolua:secret@127.0.0.1:${server.port}/acl-filter`],
       { cwd: dir, input: 'a\n' },
     );
@@ -164,7 +172,7 @@ describe('bloomkit push, pull and dedup --redis', () => {
     expect(refused.stderr).toMatch(
       /^bloomkit: redis:\/\/127\.0\.0\.1:\d+: the server refused a command to this user \(NOPERM [^\n]*\n$/,
     );
-    const missing = bloomkit(['pull', url('no-such-filter'), join(dir, 'x.bf')], { cwd: dir });
+    const missing = await bloomkit(['pull', url('no-such-filter'), join(dir, 'x.bf')], { cwd: dir });
     expect([missing.status, missing.stderr]).toEqual([
       2,
       'bloomkit: no filter named "no-such-filter" (no key bloomkit:{no-such-filter}:meta)\n',
@@ -173,11 +181,13 @@ describe('bloomkit push, pull and dedup --redis', () => {
 });
 
 describe('bloomkit redis functions', () => {
-  it('install, status and remove the library; what it installs serves FCALL from redis-cli', () => {
+  it('install, status and remove the library; what it installs serves FCALL from redis-cli', async () => {
     const base = `redis://127.0.0.1:${server.port}`;
     const node = `127.0.0.1:${server.port}`;
-    expect(bloomkit(['redis', 'functions', 'status', base], { cwd: dir }).stdout).toBe(`${node}\tnone\n`);
-    const installed = bloomkit(['redis', 'functions', 'install', base], { cwd: dir });
+    expect((await bloomkit(['redis', 'functions', 'status', base], { cwd: dir })).stdout).toBe(
+      `${node}\tnone\n`,
+    );
+    const installed = await bloomkit(['redis', 'functions', 'install', base], { cwd: dir });
     expect([installed.status, installed.stdout]).toEqual([
       0,
       `${node}\tbloomkit functions version ${FUNCTIONS_VERSION}\n`,
@@ -187,15 +197,17 @@ describe('bloomkit redis functions', () => {
     expect(cli('FCALL', 'bk_reserve', '1', 'from-cli', 'standard', '1000', '0.01')).toBe('OK');
     expect(cli('FCALL', 'bk_madd', '1', 'from-cli', 'a', 'b', 'a')).toBe('1\n1\n0');
     // The filter the functions made is a bloomkit filter: pull writes its file.
-    expect(bloomkit(['pull', url('from-cli'), join(dir, 'from-cli.bf')], { cwd: dir }).status).toBe(0);
-    expect(bloomkit(['has', '-v', join(dir, 'from-cli.bf'), 'a', 'b', 'c'], { cwd: dir }).stdout).toBe(
-      'a\tpresent\nb\tpresent\nc\tabsent\n',
+    expect((await bloomkit(['pull', url('from-cli'), join(dir, 'from-cli.bf')], { cwd: dir })).status).toBe(
+      0,
     );
-    const removed = bloomkit(['redis', 'functions', 'remove', base], { cwd: dir });
+    expect(
+      (await bloomkit(['has', '-v', join(dir, 'from-cli.bf'), 'a', 'b', 'c'], { cwd: dir })).stdout,
+    ).toBe('a\tpresent\nb\tpresent\nc\tabsent\n');
+    const removed = await bloomkit(['redis', 'functions', 'remove', base], { cwd: dir });
     expect([removed.status, removed.stdout]).toEqual([0, `${node}\tnone\n`]);
   });
 
-  it('refuses a newer library, an unknown action and a URL that names a filter, on one line, exit 2', () => {
+  it('refuses a newer library, an unknown action and a URL that names a filter, on one line, exit 2', async () => {
     const base = `redis://127.0.0.1:${server.port}`;
     const newer = readFileSync(join(FUNCTIONS_DIR, 'bloomkit.lua'), 'utf8').replace(
       /^local VERSION = \d+$/m,
@@ -204,17 +216,17 @@ describe('bloomkit redis functions', () => {
     execFileSync('redis-cli', ['-p', String(server.port), '-x', 'FUNCTION', 'LOAD', 'REPLACE'], {
       input: newer,
     });
-    const refused = bloomkit(['redis', 'functions', 'install', base], { cwd: dir });
+    const refused = await bloomkit(['redis', 'functions', 'install', base], { cwd: dir });
     expect([refused.status, refused.stderr]).toEqual([
       2,
       `bloomkit: 127.0.0.1:${server.port} holds bloomkit functions version 7, newer than this package's ${FUNCTIONS_VERSION}; not replaced (install from the newer package)\n`,
     ]);
-    const action = bloomkit(['redis', 'functions', 'upgrade', base], { cwd: dir });
+    const action = await bloomkit(['redis', 'functions', 'upgrade', base], { cwd: dir });
     expect([action.status, action.stderr]).toEqual([
       2,
       'bloomkit: redis functions: the action must be install, status or remove, got "upgrade"\n',
     ]);
-    const named = bloomkit(['redis', 'functions', 'status', `${base}/seen`], { cwd: dir });
+    const named = await bloomkit(['redis', 'functions', 'status', `${base}/seen`], { cwd: dir });
     expect([named.status, named.stderr]).toEqual([
       2,
       `bloomkit: ${base}/seen: this command takes a server, redis://host:port, without a filter's name\n`,

@@ -1,4 +1,4 @@
-import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,25 +15,6 @@ export interface Run {
   readonly bytes: Buffer;
 }
 
-/** Runs `bloomkit ARGS` in `cwd` with `input` on stdin; waits for it to exit. */
-export function bloomkit(
-  args: readonly string[],
-  options: { cwd: string; input?: string | Buffer; env?: NodeJS.ProcessEnv },
-): Run {
-  const result: SpawnSyncReturns<Buffer> = spawnSync(process.execPath, [BIN, ...args], {
-    cwd: options.cwd,
-    input: options.input ?? '',
-    ...(options.env === undefined ? {} : { env: options.env }),
-    maxBuffer: 1 << 30,
-  });
-  return {
-    status: result.status,
-    stdout: result.stdout.toString('utf8'),
-    stderr: result.stderr.toString('utf8'),
-    bytes: result.stdout,
-  };
-}
-
 /**
  * A process that has not exited this long after it started is taken for hung: killed, and the run rejected. Generous
  * (a `bloomkit` run of the tests takes well under a second on an idle machine), so that a loaded machine only makes a
@@ -41,14 +22,19 @@ export function bloomkit(
  */
 export const PROCESS_DEADLINE_MS = 120_000;
 
-/** {@link bloomkit} without blocking: for several processes at once. Rejects past {@link PROCESS_DEADLINE_MS}. */
-export function bloomkitAsync(
+/**
+ * Runs `bloomkit ARGS` in `cwd` with `input` on stdin, and resolves when it has exited; rejects past
+ * {@link PROCESS_DEADLINE_MS}. Never blocking: a test that runs processes one after another keeps its worker
+ * answering the runner (a spawnSync per run held a worker for 47 s in one test on a loaded machine).
+ */
+export function bloomkit(
   args: readonly string[],
-  options: { cwd: string; input?: string | Buffer },
+  options: { cwd: string; input?: string | Buffer; env?: NodeJS.ProcessEnv },
 ): Promise<Run> {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: options.cwd,
     stdio: ['pipe', 'pipe', 'pipe'],
+    ...(options.env === undefined ? {} : { env: options.env }),
   });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
