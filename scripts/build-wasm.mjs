@@ -6,9 +6,10 @@
 // anything, and docs/test/wasm-build.spec.ts checks every such package's modules against their sources.
 //
 // A function whose name begins with `inline.` is inlined into each of its callers and dropped, by binaryen's
-// inlining pass (the root devDependency `binaryen`, pinned; no other pass runs, and no other function is inlined):
-// Node 20 does not inline WebAssembly calls, so a kernel's formula written once as such a function costs what a
-// copy written out at each use would (a call per key cost stride.wat's marks 14%; measured in its header).
+// inlining pass and then its removal of unused functions (the root devDependency `binaryen`, pinned; no other pass
+// runs, and no other function is inlined): Node 20 does not inline WebAssembly calls, so a kernel's formula written
+// once as such a function costs what a copy written out at each use would (a call per key cost stride.wat's marks
+// 14%; measured in its header).
 //
 //   node ../../scripts/build-wasm.mjs           writes what changed
 //   node ../../scripts/build-wasm.mjs --check   exits 1, naming the file, when a module is not its source's
