@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -45,6 +45,20 @@ export async function freePort(bus = false): Promise<number> {
     return port;
   }
   throw new Error('no free loopback port found in 100 attempts');
+}
+
+/**
+ * Runs `redis-cli` with `args` without blocking the event loop (a test worker that holds it too long is failed by
+ * the runner, and `--cluster create` waits seconds for the nodes to join); its standard output, or a rejection
+ * when it exits non-zero or outlives `timeoutMs`.
+ */
+function redisCli(args: readonly string[], timeoutMs = 60_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('redis-cli', args, { encoding: 'utf8', timeout: timeoutMs }, (error, stdout) => {
+      if (error) reject(error);
+      else resolve(stdout);
+    });
+  });
 }
 
 function requireRedisServer(): void {
@@ -154,10 +168,7 @@ async function startRedisOnce(
       return undefined;
     }
     try {
-      const pong = execFileSync('redis-cli', ping, {
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'ignore'],
-      });
+      const pong = await redisCli(ping, 10_000);
       if (pong.trim() === 'PONG') break;
     } catch {
       // Not listening yet.
@@ -221,25 +232,19 @@ export async function startCluster(
     for (const server of servers) server.kill();
   };
   try {
-    execFileSync(
-      'redis-cli',
-      [
-        ...cliAuth,
-        '--cluster',
-        'create',
-        ...servers.map((s) => `127.0.0.1:${s.port}`),
-        '--cluster-replicas',
-        '0',
-        '--cluster-yes',
-      ],
-      { stdio: 'ignore' },
-    );
+    await redisCli([
+      ...cliAuth,
+      '--cluster',
+      'create',
+      ...servers.map((s) => `127.0.0.1:${s.port}`),
+      '--cluster-replicas',
+      '0',
+      '--cluster-yes',
+    ]);
     const deadline = Date.now() + 20_000;
     for (const server of servers) {
       for (;;) {
-        const info = execFileSync('redis-cli', [...cliAuth, '-p', String(server.port), 'cluster', 'info'], {
-          encoding: 'utf8',
-        });
+        const info = await redisCli([...cliAuth, '-p', String(server.port), 'cluster', 'info']);
         if (info.includes('cluster_state:ok')) break;
         if (Date.now() > deadline) throw new Error('the cluster did not reach cluster_state:ok');
         await new Promise((resolve) => setTimeout(resolve, 100));

@@ -1,5 +1,5 @@
 import { hashInto } from '@bloomkit/core/kit';
-import { urlKeys, yieldToRunner } from '@bloomkit/testkit';
+import { firstDifference, urlKeys, yieldToRunner } from '@bloomkit/testkit';
 import { describe, expect, it } from 'vitest';
 import { WindowBloomFilter } from '../src/index.js';
 
@@ -57,12 +57,12 @@ describe('WindowBloomFilter batches on the kernel', () => {
       if (turn % 7 === 0) {
         const probe = [...absent, ...stream.slice(Math.max(0, at - 400_000), at - 395_000)];
         expect(kernel.hasMany(probe)).toEqual(script.hasMany(probe));
-        await yieldToRunner();
       }
+      await yieldToRunner();
     }
     expect(kernel.count).toBe(script.count);
     expect(kernel.reach()).toEqual(script.reach());
-    expect(kernel.serialize()).toEqual(script.serialize());
+    expect(firstDifference(kernel.serialize(), script.serialize())).toBeUndefined();
     // The last window of keys is all present, and absent keys at about the rate.
     expect(kernel.hasMany(stream.slice(-300_000)).every(Boolean)).toBe(true);
     const rate = kernel.hasMany(urlKeys(100_000, 'window-kernel-rate')).filter(Boolean).length / 100_000;
@@ -132,7 +132,7 @@ describe('WindowBloomFilter batches on the kernel', () => {
     expect(kernelClock.reads).toBe(scriptClock.reads);
     expect(kernel.count).toBe(script.count);
     expect(kernel.reach()).toEqual(script.reach());
-    expect(kernel.serialize()).toEqual(script.serialize());
+    expect(firstDifference(kernel.serialize(), script.serialize())).toBeUndefined();
   });
 
   it("a time window's batch is add key by key while its clock stands still, in a ring on the kernel and one below it", async () => {
@@ -157,7 +157,7 @@ describe('WindowBloomFilter batches on the kernel', () => {
       }
       expect(batched.count).toBe(single.count);
       expect(batched.reach()).toEqual(single.reach());
-      expect(batched.serialize()).toEqual(single.serialize());
+      expect(firstDifference(batched.serialize(), single.serialize())).toBeUndefined();
     }
   });
 });
