@@ -1,4 +1,6 @@
+import { type SlotStore, strideSlots } from './kernel/slot-loops.js';
 import { fmix32 } from './murmur3.js';
+import { INV_32, NARROW_LIMIT, narrowScale } from './narrow.js';
 
 /**
  * From one 128-bit hash to k bit positions (docs/FORMAT.md §5 is the normative text; this file is its reference).
@@ -24,25 +26,21 @@ import { fmix32 } from './murmur3.js';
  *
  * The reduction ⌊v · range / 2^w⌋ (Lemire, "Fast Random Integer Generation in an Interval", ACM TOMACS 2019) is
  * uniform over [0, range) up to a relative bias of range / 2^w, with no division. Narrow, it is one binary64
- * product and a floor (see {@link reduceNarrow}); wide, it is exact in 16-bit limbs. Cost (Node 20, this repository's 2-core machine): the narrow path derives 7
+ * product and a floor (see `reduceNarrow` in narrow.ts); wide, it is exact in 16-bit limbs. Cost (Node 20, this repository's 2-core machine): the narrow path derives 7
  * positions in about 20 ns, where the earlier all-64-bit scheme took 85 ns.
  */
 
 /** The largest filter, in bits, that positions can address: 2^48 bits (32 TiB). */
 export const MAX_BITS: number = 2 ** 48;
 
-/** The largest range the narrow (32-bit) path serves. */
-export const NARROW_LIMIT: number = 2 ** 32;
-
 const TWO_16 = 65536;
 const TWO_32 = 4294967296;
-/** 2^-16 and 2^-32: multiplying by them is exact and avoids a division. */
-export const INV_16: number = 1 / TWO_16;
-export const INV_32: number = 1 / TWO_32;
+/** 2^-16: multiplying by it is exact and avoids a division. */
+const INV_16: number = 1 / TWO_16;
 
 /**
  * Where a key's k positions fall: position i = base + i·stride + offset_i, offset_i in [0, range). The base is 0,
- * except for a blocked geometry (`blocks` > 1), where it is block·range for the key's block (see {@link blockOf}).
+ * except for a blocked geometry (`blocks` > 1), where it is block·range for the key's block (see `blockOf` in narrow.ts).
  */
 export interface Geometry {
   /** The size of the interval each offset is reduced into: m (standard), s = m/k (partitioned), B (blocked). */
@@ -51,33 +49,6 @@ export interface Geometry {
   readonly stride: number;
   /** Blocks of `range` bits each key picks one of: m / B (blocked); absent or 1 otherwise. At most 2^32. */
   readonly blocks?: number;
-}
-
-/**
- * The block a key's positions fall in, for a blocked geometry: ⌊fmix32(h1 ^ h2 ^ h3 ^ h4) × (blocks × 2^-32)⌋,
- * the narrow reduction of a word the offsets do not use as such (fmix32 avalanches it, so which block a key
- * picks is independent of where in the block its bits fall). `blockScale` is blocks × 2^-32.
- */
-export function blockOf(h1: number, h2: number, h3: number, h4: number, blockScale: number): number {
-  return reduceNarrow(fmix32(h1 ^ h2 ^ h3 ^ h4) >>> 0, blockScale);
-}
-
-/**
- * The narrow reduction: ⌊u × σ⌋ with σ = range × 2^-32, both products IEEE 754 binary64 rounded to nearest (σ is
- * exact: a scaling by a power of two). It is Lemire's ⌊u·range/2^32⌋ up to the rounding of one product: the two
- * differ, by one, only when u·range/2^32 lies within 2^-21 below an integer (a fraction ~2^-20 of all u), and the
- * result is always in [0, range) — for range ≤ 2^11 the product is exact, and above it the largest u stays more than
- * 2^-21 below range. One multiply and one floor per position: the exact two-product form cost 7–8 ns more per
- * probed position (measured on a 1 MiB filter, ~2 probes per absent key). Every IEEE 754 language reproduces it bit
- * for bit (docs/FORMAT.md §5: `floor((double)u * ((double)range * 0x1p-32))`, no fused multiply-add).
- */
-export function reduceNarrow(u: number, scale: number): number {
-  return Math.floor(u * scale);
-}
-
-/** σ = range × 2^-32, the narrow reduction's multiplier. */
-export function narrowScale(range: number): number {
-  return range * INV_32;
 }
 
 /** Golden-ratio constant that makes d differ from c when h3 = h4 (keys of at most 8 bytes). */
@@ -101,6 +72,29 @@ export function derivePositions(
   else deriveWide(hash, geometry, hashes, out, offset);
 }
 
+/** The narrow path's hash words, as the single-key loops take them (a Uint32Array's words copied in). */
+const narrowHash = new Int32Array(4);
+
+/** A store that records the slots it is asked to mark, in order: how the narrow path lists a key's positions. */
+class PositionList implements SlotStore {
+  out: Float64Array = new Float64Array(0);
+  at = 0;
+  mark(i: number): number {
+    this.out[this.at++] = i;
+    return 0;
+  }
+  get(): boolean {
+    return false;
+  }
+}
+const narrowList = new PositionList();
+
+/**
+ * The narrow path: the stride loop of kernel/slot-loops.ts (p(i) by forward differences, each reduced by
+ * narrow.ts's `reduceNarrow`, plus the base of the key's block and i·stride), writing the slots it would mark. One copy
+ * of the recurrence serves the reference and the filters' single-key calls; test/positions.spec.ts holds it to the
+ * closed form in BigInt.
+ */
 function deriveNarrow(
   hash: ArrayLike<number>,
   g: Geometry,
@@ -108,25 +102,17 @@ function deriveNarrow(
   out: Float64Array,
   offset: number,
 ): void {
-  const stride = g.stride;
-  const scale = narrowScale(g.range);
-  const h1 = hash[0]! | 0;
-  const h2 = hash[1]! | 0;
-  const h3 = hash[2]! | 0;
-  const h4 = hash[3]! | 0;
-  let p = h1;
-  let d1 = (h2 + h3 + h4) | 0;
-  const d3 = Math.imul(h4, 6);
-  let d2 = (Math.imul(h3, 2) + d3) | 0;
+  const words = narrowHash;
+  words[0] = hash[0]!;
+  words[1] = hash[1]!;
+  words[2] = hash[2]!;
+  words[3] = hash[3]!;
+  const list = narrowList;
+  list.out = out;
+  list.at = offset;
   const blocks = g.blocks ?? 1;
-  let base = blocks > 1 ? blockOf(h1, h2, h3, h4, narrowScale(blocks)) * g.range : 0;
-  for (let i = 0; i < hashes; i++) {
-    out[offset + i] = base + reduceNarrow(p >>> 0, scale);
-    base += stride;
-    p = (p + d1) | 0;
-    d1 = (d1 + d2) | 0;
-    d2 = (d2 + d3) | 0;
-  }
+  const blockScale = blocks > 1 ? narrowScale(blocks) : 0;
+  strideSlots(undefined, list, words, 0, hashes, narrowScale(g.range), g.stride, blockScale, g.range, true);
 }
 
 /**

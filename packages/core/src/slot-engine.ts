@@ -12,7 +12,8 @@ import { blockedSlots, strideSlots } from './kernel/slot-loops.js';
 import type { Key } from './key.js';
 import type { KindRecord } from './kinds.js';
 import { hashInto } from './murmur3.js';
-import { derivePositions, type Geometry, NARROW_LIMIT, narrowScale } from './positions.js';
+import { NARROW_LIMIT, narrowScale } from './narrow.js';
+import { derivePositions, type Geometry } from './positions.js';
 import type { ResolvedShape, ResolvedState } from './shape.js';
 import type { FilterStore } from './storage.js';
 import { checkHashBatch, keyList } from './validate.js';
@@ -49,7 +50,7 @@ export class SlotEngine<S extends FilterStore<S>> {
   /** Where positions fall (FORMAT.md §5), from the layout: offsets in [0, range), interval i at i·stride. */
   protected readonly geometry: Geometry;
   private readonly stride: number;
-  /** σ = range × 2^-32 for the narrow reduction (positions.ts). */
+  /** σ = range × 2^-32 for the narrow reduction (narrow.ts). */
   private readonly scale: number;
   /** Blocked geometry: blocks × 2^-32 (0 when there is one block) and the bits per block. */
   private readonly blockScale: number;

@@ -1,4 +1,4 @@
-import { blockOf, reduceNarrow } from '../positions.js';
+import { blockOf, reduceNarrow } from '../narrow.js';
 import { blockedKernel } from '../wasm/blocked-instance.js';
 import type { BatchKernel } from '../wasm/kernel-memory.js';
 import { counterKernel, strideKernel } from '../wasm/stride-instance.js';

@@ -1,9 +1,11 @@
-import { blockOf, reduceNarrow } from '../positions.js';
+import { blockOf, reduceNarrow } from '../narrow.js';
 
 /**
  * The single-key loops: a hashed key's k slots marked or probed in JavaScript, one loop per layout family, each
- * the only TypeScript copy of its family's recurrence outside positions.ts (FORMAT.md §5, which these follow bit
- * for bit; test/engine.spec.ts checks them against `derivePositions`):
+ * the only TypeScript copy of its family's recurrence (FORMAT.md §5, which these follow bit for bit). The stride
+ * loop is also the narrow path of positions.ts's `derivePositions` (through a store that lists the slots), which
+ * test/positions.spec.ts holds to the closed form in BigInt; test/engine.spec.ts and the conformance matrix check
+ * the blocked loop, and both loops on every store, against `derivePositions`:
  *
  *   p(i) = h1 + h2·i + h3·i² + h4·i³ (mod 2^32), by forward differences: p += Δ1, Δ1 += Δ2, Δ2 += Δ3 from
  *   Δ1 = h2 + h3 + h4, Δ2 = 2·h3 + 6·h4, Δ3 = 6·h4.
@@ -65,7 +67,7 @@ export function blockedSlots(
 
 /**
  * The stride family (standard, partitioned, counting; and blocked geometries the shift does not serve): slot i at
- * base + i·`stride` + ⌊p(i) × `scale`⌋ (positions.ts's narrow reduction), base the key's block × `blockBits` when
+ * base + i·`stride` + ⌊p(i) × `scale`⌋ (narrow.ts's reduction), base the key's block × `blockBits` when
  * `blockScale` is non-zero, else 0. On `bytes` (one page of bits: bit i is bit i & 7 of byte i >>> 3, 5–8% faster
  * than a call per slot) when given, else through `store`.
  */
