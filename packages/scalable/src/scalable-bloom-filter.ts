@@ -43,6 +43,13 @@ import {
 /** hasMany's answers, a batch at a time (grown once if a batch holds more keys). */
 let manyFound = new Uint8Array(RUN_KEYS);
 
+/**
+ * The names `add` and `has` hand to the hash for its errors, made once: a template of an imported binding in the
+ * call is built anew at each call.
+ */
+const ADD_WHERE = `${NAME}.add`;
+const HAS_WHERE = `${NAME}.has`;
+
 /** The smallest partitioned envelope: header, 40-byte params, a 1-byte payload, checksum. */
 const MIN_SUB_FILTER_BYTES = MIN_ENVELOPE_BYTES + 40 + 1;
 
@@ -232,12 +239,12 @@ export class ScalableBloomFilter extends ChainCore implements BloomFilter {
    * holds its capacity, a new one is chained first.
    */
   add(key: Key): boolean {
-    this.hashKey(key, `${NAME}.add`);
+    this.hashKey(key, ADD_WHERE);
     return this.addHashed();
   }
 
   has(key: Key): boolean {
-    this.hashKey(key, `${NAME}.has`);
+    this.hashKey(key, HAS_WHERE);
     return this.findHash();
   }
 

@@ -44,6 +44,13 @@ import type {
 } from './window-types.js';
 
 /**
+ * The names `add` and `has` hand to the hash for its errors, made once: a template of an imported binding in the
+ * call is built anew at each call (measured: single-key add 5.3 -> 4.1 M/s when the name moved to its own module).
+ */
+const ADD_WHERE = `${NAME}.add`;
+const HAS_WHERE = `${NAME}.has`;
+
+/**
  * A sliding-window Bloom filter: it remembers the most recent keys and forgets old ones, on a stream of any
  * length, at a false-positive rate that never rises above its target. The Age-Partitioned Bloom Filter of
  * Shtul, Baquero and Almeida (arXiv 2001.03147, 2020): k + l slices in a ring; a key sets one bit in each of the
@@ -270,13 +277,13 @@ export class WindowBloomFilter extends RingBatches implements BloomFilter {
 
   /** Adds `key`; true when it was not in the window (so a stream's first sighting in the window is true). */
   add(key: Key): boolean {
-    hashInto(key, this.seed, this.hash, `${NAME}.add`);
+    hashInto(key, this.seed, this.hash, ADD_WHERE);
     return this.addHashed();
   }
 
   /** True when `key` may have been added within the window; false when it certainly was not. */
   has(key: Key): boolean {
-    hashInto(key, this.seed, this.hash, `${NAME}.has`);
+    hashInto(key, this.seed, this.hash, HAS_WHERE);
     this.tick();
     return this.find(0, 0);
   }
