@@ -27,7 +27,7 @@ import { batchHashes, checkHashBatch, checkInteger, hashBatch, keyList } from '@
 import { PartitionedBloomFilter, partitionedKind } from '@bloomkit/partitioned';
 import { RUN_KEYS } from './pending-keys.js';
 import { ChainCore } from './scalable-chain.js';
-import { NAME, type ScalableOptions, scalableKind } from './scalable-kind.js';
+import { ADD_WHERE, HAS_WHERE, NAME, type ScalableOptions, scalableKind } from './scalable-kind.js';
 import { decodeScalableParams, encodeScalableParams } from './scalable-params.js';
 import {
   checkGrowth,
@@ -42,13 +42,6 @@ import {
 
 /** hasMany's answers, a batch at a time (grown once if a batch holds more keys). */
 let manyFound = new Uint8Array(RUN_KEYS);
-
-/**
- * The names `add` and `has` hand to the hash for its errors, made once: a template of an imported binding in the
- * call is built anew at each call.
- */
-const ADD_WHERE = `${NAME}.add`;
-const HAS_WHERE = `${NAME}.has`;
 
 /** The smallest partitioned envelope: header, 40-byte params, a 1-byte payload, checksum. */
 const MIN_SUB_FILTER_BYTES = MIN_ENVELOPE_BYTES + 40 + 1;

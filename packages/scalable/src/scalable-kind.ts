@@ -22,3 +22,10 @@ export interface ScalableOptions extends SeedOption {
   /** r: each sub-filter's error is r times the previous one's; in (0, 1). Default 0.93. */
   readonly tightening?: number;
 }
+
+/**
+ * The names single-key `add` and `has` give the hash for its errors, made once here: a template of the imported
+ * NAME in the call is built anew at every call (window add 5.42 against 4.16 M keys/s at 10^6 URL keys).
+ */
+export const ADD_WHERE: string = `${NAME}.add`;
+export const HAS_WHERE: string = `${NAME}.has`;
