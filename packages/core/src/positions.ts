@@ -26,8 +26,9 @@ import { INV_32, NARROW_LIMIT, narrowScale } from './narrow.js';
  *
  * The reduction ⌊v · range / 2^w⌋ (Lemire, "Fast Random Integer Generation in an Interval", ACM TOMACS 2019) is
  * uniform over [0, range) up to a relative bias of range / 2^w, with no division. Narrow, it is one binary64
- * product and a floor (see `reduceNarrow` in narrow.ts); wide, it is exact in 16-bit limbs. Cost (Node 20, this repository's 2-core machine): the narrow path derives 7
- * positions in about 20 ns, where the earlier all-64-bit scheme took 85 ns.
+ * product and a floor (see `reduceNarrow` in narrow.ts); wide, it is exact in 16-bit limbs. Cost (Node 20, this
+ * repository's 2-core machine): the narrow path derives 7 positions in about 20 ns, where the earlier all-64-bit
+ * scheme took 85 ns.
  */
 
 /** The largest filter, in bits, that positions can address: 2^48 bits (32 TiB). */
@@ -40,7 +41,8 @@ const INV_16: number = 1 / TWO_16;
 
 /**
  * Where a key's k positions fall: position i = base + i·stride + offset_i, offset_i in [0, range). The base is 0,
- * except for a blocked geometry (`blocks` > 1), where it is block·range for the key's block (see `blockOf` in narrow.ts).
+ * except for a blocked geometry (`blocks` > 1), where it is block·range for the key's block (see `blockOf` in
+ * narrow.ts).
  */
 export interface Geometry {
   /** The size of the interval each offset is reduced into: m (standard), s = m/k (partitioned), B (blocked). */
@@ -91,9 +93,9 @@ const narrowList = new PositionList();
 
 /**
  * The narrow path: the stride loop of kernel/slot-loops.ts (p(i) by forward differences, each reduced by
- * narrow.ts's `reduceNarrow`, plus the base of the key's block and i·stride), writing the slots it would mark. One copy
- * of the recurrence serves the reference and the filters' single-key calls; test/positions.spec.ts holds it to the
- * closed form in BigInt.
+ * narrow.ts's `reduceNarrow`, plus the base of the key's block and i·stride), writing the slots it would mark.
+ * One copy of the recurrence serves the reference and the filters' single-key calls; test/positions.spec.ts holds
+ * it to the closed form in BigInt.
  */
 function deriveNarrow(
   hash: ArrayLike<number>,
