@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,8 +9,12 @@ const script = new URL('../../scripts/ensure-test-tools.mjs', import.meta.url).p
 /** Runs the script with a PATH that holds only node: every tool the tests run is missing there. */
 function withoutTools(env: Record<string, string>) {
   const bin = mkdtempSync(join(tmpdir(), 'bloomkit-no-tools-'));
-  symlinkSync(process.execPath, join(bin, 'node'));
-  return spawnSync(join(bin, 'node'), [script], { env: { PATH: bin, ...env }, encoding: 'utf8' });
+  try {
+    symlinkSync(process.execPath, join(bin, 'node'));
+    return spawnSync(join(bin, 'node'), [script], { env: { PATH: bin, ...env }, encoding: 'utf8' });
+  } finally {
+    rmSync(bin, { recursive: true, force: true });
+  }
 }
 
 describe('the test command asks before it installs anything', () => {

@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { main, parseArgs } from '../src/cli.js';
 import { HEADLINE } from '../src/plan.js';
 
@@ -29,9 +29,20 @@ async function printedBy(run: () => Promise<unknown>): Promise<string> {
   return printed;
 }
 
+/** A fresh output directory, removed when the file's tests end (a run leaves nothing in the temporary directory). */
+const outputs: string[] = [];
+function outputDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  outputs.push(dir);
+  return `${dir}/`;
+}
+afterAll(() => {
+  for (const dir of outputs) rmSync(dir, { recursive: true, force: true });
+});
+
 describe('pnpm bench (tiny sizes, real child processes)', () => {
   it('runs the quick plan at a tiny n: every headline contender in a child process, table, JSON, charts', async () => {
-    const out = `${mkdtempSync(join(tmpdir(), 'bloomkit-bench-'))}/`;
+    const out = outputDir('bloomkit-bench-');
     const printed = await printedBy(() => main(['--sizes', '3000', '--reps', '2', '--out', out]));
     const markdown = readFileSync(join(out, 'quick.md'), 'utf8');
     expect(printed).toContain('| bloomkit standard |'); // the table goes to stdout too
@@ -94,7 +105,7 @@ describe('where pnpm bench writes', () => {
 
 describe('pnpm bench --from', () => {
   it('re-renders the charts of a saved run without measuring', async () => {
-    const out = `${mkdtempSync(join(tmpdir(), 'bloomkit-bench-from-'))}/`;
+    const out = outputDir('bloomkit-bench-from-');
     const saved = new URL('../results/quick.json', import.meta.url).pathname;
     await printedBy(() => main(['--from', saved, '--out', out]));
     const svg = readFileSync(join(out, 'throughput.svg'), 'utf8');

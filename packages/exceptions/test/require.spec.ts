@@ -1,8 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCommonJs } from '@bloomkit/testkit';
 import { describe, expect, it } from 'vitest';
 
 // CommonJS users: `require('@bloomkit/exceptions')` loads the ESM build, and adds the kind to the table of
@@ -11,9 +8,7 @@ describe('require() from CommonJS', () => {
   it('loads the built package; its files are read back directly and through the table', () => {
     const pkg = fileURLToPath(new URL('..', import.meta.url));
     const filters = fileURLToPath(new URL('../../filters', import.meta.url));
-    const file = join(tmpdir(), `bloomkit-exceptions-require-${process.pid}.cjs`);
-    writeFileSync(
-      file,
+    const run = runCommonJs(
       `const { ExceptionFilter } = require(${JSON.stringify(pkg)});
 const { deserializeAny } = require(${JSON.stringify(filters)});
 const f = ExceptionFilter.create(10, 0.5, { seed: 1 });
@@ -23,8 +18,7 @@ f.addException(flagged);
 const read = deserializeAny(f.serialize());
 console.log(read.Class.kind.name, read.filter.has('x'), read.filter.has(flagged));`,
     );
-    const run = spawnSync(process.execPath, [file], { encoding: 'utf8' });
-    expect(run.stderr.replace(/.*ExperimentalWarning.*\n?|.*--trace-warnings.*\n?/g, '')).toBe('');
+    expect(run.stderr).toBe('');
     expect(run.stdout.trim()).toBe('exceptions true false');
   });
 });

@@ -1,3 +1,4 @@
+export { type CommonJsRun, runCommonJs } from './commonjs.js';
 export {
   describeFalsePositiveRate,
   describeFilterLaws,
