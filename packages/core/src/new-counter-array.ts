@@ -3,9 +3,9 @@ import { kernelBytes } from './wasm/kernel-memory.js';
 
 /**
  * The counter store of a new or copied-in counting filter: from 256 KiB (KERNEL_FROM_BYTES), `size` counters in a
- * WebAssembly memory of their own, where the batch kernel (wasm/stride.wat's counter entries) works on them, holding
- * `bytes` when given; otherwise (smaller, or wherever that memory cannot be had) a CounterArray as usual. Either way
- * the same counters, byte for byte.
+ * kernel memory (wasm/kernel-arena.ts says which), where the batch kernel (wasm/stride.wat's counter entries) works
+ * on them, holding `bytes` when given; otherwise (smaller, or wherever that memory cannot be had) a CounterArray as
+ * usual. Either way the same counters, byte for byte.
  */
 export function newCounterArray(
   size: number,
