@@ -64,7 +64,6 @@ export function pagesOf(
     return pages;
   }
   if (!copy && bytes.length > 0 && bytes.length <= pageBytes) return [bytes];
-  if (!copy && bytes.length > 0 && bytes.length <= pageBytes) return [bytes];
   const pages: Uint8Array[] = [];
   for (let start = 0; start < bytes.length || pages.length === 0; start += pageBytes) {
     const view = bytes.subarray(start, Math.min(start + pageBytes, bytes.length));

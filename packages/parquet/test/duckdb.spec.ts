@@ -15,13 +15,14 @@ const PROBES = 10_000;
 describe('filters DuckDB wrote (@duckdb/node-api, COPY … TO … (FORMAT parquet))', () => {
   let connection: DuckDBConnection;
   let path: string;
+  let dispose: (() => void) | undefined;
   let filters: ParquetFilters;
 
   beforeAll(async () => {
-    ({ connection, path } = await duckdbFile());
+    ({ connection, path, dispose } = await duckdbFile());
     filters = await openParquetFilters(readFileSync(path));
   });
-  afterAll(() => connection?.closeSync());
+  afterAll(() => dispose?.());
 
   it('lists a filter for every column chunk, with its physical type', () => {
     expect(filters.rowGroups).toBe(4);

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { FormatError, InvalidArgumentError } from '@bloomkit/core';
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { type AsyncBuffer, parquetMetadata } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openParquetFilters } from '../src/index.js';
@@ -22,15 +21,15 @@ function recording(bytes: Uint8Array): { file: AsyncBuffer; reads: [number, numb
 }
 
 describe('openParquetFilters', () => {
-  let connection: DuckDBConnection;
+  let dispose: (() => void) | undefined;
   let bytes: Uint8Array;
 
   beforeAll(async () => {
     const made = await duckdbFile(50_000, 25_000);
-    connection = made.connection;
+    dispose = made.dispose;
     bytes = new Uint8Array(readFileSync(made.path));
   });
-  afterAll(() => connection?.closeSync());
+  afterAll(() => dispose?.());
 
   it('reads the footer, then each filter with one range read of bloom_filter_length bytes, once', async () => {
     const { file, reads } = recording(bytes);

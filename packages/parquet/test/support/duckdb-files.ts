@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
@@ -70,19 +70,28 @@ export const COLUMNS: readonly DuckColumn[] = [
   },
 ];
 
-/** A DuckDB in memory and a Parquet file it wrote with the columns above. */
+/**
+ * A DuckDB in memory and a Parquet file it wrote with the columns above, in a directory of its own; `dispose`
+ * closes the connection and removes the directory (call it in afterAll: a run leaves nothing in the temporary
+ * directory).
+ */
 export async function duckdbFile(
   rows = 100_000,
   rowGroupSize = 25_000,
-): Promise<{ connection: DuckDBConnection; path: string }> {
+): Promise<{ connection: DuckDBConnection; path: string; dispose(): void }> {
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
-  const path = join(mkdtempSync(join(tmpdir(), 'bloomkit-parquet-')), 'duck.parquet');
+  const dir = mkdtempSync(join(tmpdir(), 'bloomkit-parquet-'));
+  const path = join(dir, 'duck.parquet');
   const select = COLUMNS.map((column) => `${column.sql} AS ${column.name}`).join(', ');
   await connection.run(
     `COPY (SELECT ${select} FROM range(${rows}) t(i)) TO '${path}' (FORMAT parquet, ROW_GROUP_SIZE ${rowGroupSize})`,
   );
-  return { connection, path };
+  const dispose = () => {
+    connection.closeSync();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { connection, path, dispose };
 }
 
 /** DuckDB's own answer: for each row group, true when its filter says the value is absent. */
