@@ -5,7 +5,7 @@
  * Every WebAssembly memory reserves about 10 GiB of address space (V8 guards its bounds that way, whatever its
  * size), so a process holds only about 13,000 of them; past that each new one costs a garbage collection and then
  * fails. A memory per filter therefore stopped a storage engine with a filter per table file at about 13,000 live
- * filters. Here filters of up to {@link SHARED_UP_TO} bytes share memories of {@link ARENA_BYTES} bytes (an arena):
+ * filters. Here filters of up to {@link SHARED_UP_TO} bytes share memories (arenas) of 16 MiB doubling to 256 MiB:
  * a filter gets a 64-byte aligned place in the first arena with room, first fit, and a new arena is made when none
  * has; the place returns to its arena when the view handed out is collected (a FinalizationRegistry watches the
  * view itself, so parts of it that a caller still holds keep it), and an arena whose places are all returned is let
@@ -26,12 +26,31 @@ const ALIGN = 64;
 /** Filters up to this many bytes share arenas; larger ones get a memory of their own. */
 export const SHARED_UP_TO: number = 8 * 2 ** 20;
 
-/** The bytes an arena has for filters: 8 filters of the largest shared size, about 210 filters of 300 KB. */
+/**
+ * The most bytes an arena has for filters: 32 filters of the largest shared size, about 890 of 300 KB.
+ * The first arena of a process has {@link FIRST_ARENA_BYTES}, and each new one twice the last while arenas live,
+ * up to this (see {@link arenaBytes}).
+ */
 export const ARENA_BYTES: number = 256 * 2 ** 20;
+
+/**
+ * The bytes for filters of a process's first arena: two filters of the largest shared size. V8 counts a memory
+ * as external memory from the moment it is made, and a large jump in it starts a full collection: a first arena of
+ * 256 MiB made for one 1.2 MB filter cost a 44 ms mark-compact with a 50 MB heap (none with 16 MiB), and more with
+ * a larger heap.
+ */
+export const FIRST_ARENA_BYTES: number = 16 * 2 ** 20;
+
+/** The bytes for filters of the next arena when `live` arenas live: doubling from the first, at most the last. */
+export function arenaBytes(live: number): number {
+  return Math.min(ARENA_BYTES, FIRST_ARENA_BYTES * 2 ** live);
+}
 
 /** One shared memory: its free ranges (returned places, which hold old bytes), and its untouched tail. */
 interface Arena {
   readonly memory: WebAssembly.Memory;
+  /** Where its room for filters ends: {@link SCRATCH_BYTES} plus its {@link arenaBytes}. */
+  readonly end: number;
   /** Returned ranges [starts[i], ends[i]), sorted and never adjacent; their bytes must be zeroed before reuse. */
   readonly starts: number[];
   readonly ends: number[];
@@ -87,9 +106,10 @@ function placeShared(byteLength: number, watch: FinalizationRegistry<Place>): Ui
     const view = placeIn(arena, size, byteLength, watch);
     if (view !== undefined) return view;
   }
-  const memory = newMemory(SCRATCH_BYTES + ARENA_BYTES);
+  const end = SCRATCH_BYTES + arenaBytes(arenas.length);
+  const memory = newMemory(end);
   if (memory === undefined) return undefined;
-  const arena: Arena = { memory, starts: [], ends: [], top: SCRATCH_BYTES, live: 0 };
+  const arena: Arena = { memory, end, starts: [], ends: [], top: SCRATCH_BYTES, live: 0 };
   arenas.push(arena);
   return placeIn(arena, size, byteLength, watch);
 }
@@ -115,7 +135,7 @@ function placeIn(
     break;
   }
   if (start < 0) {
-    if (SCRATCH_BYTES + ARENA_BYTES - arena.top < size) return undefined;
+    if (arena.end - arena.top < size) return undefined;
     start = arena.top;
     arena.top += size;
   }

@@ -3,6 +3,8 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it, vi } from 'vitest';
 import {
   ARENA_BYTES,
+  arenaBytes,
+  FIRST_ARENA_BYTES,
   liveArenas,
   memoryOf,
   placeBytes,
@@ -42,13 +44,16 @@ function placeAndDrop(
 }
 
 describe('kernel arenas: many filters share a memory', () => {
-  it('places filters up to 8 MiB side by side in one memory, 64-byte aligned past the scratch, never overlapping', () => {
+  it('places filters up to 8 MiB side by side in one memory, 64-byte aligned past the scratch, never overlapping', async () => {
+    // A module of its own, so that its first arena is this test's.
+    vi.resetModules();
+    const arena = await import('../../src/wasm/kernel-arena.js');
     const sizes = [KERNEL_FROM_BYTES, 300_000, 300_001, 1_000_003, SHARED_UP_TO];
-    const views = sizes.map((size) => placeBytes(size)!);
-    const memory = memoryOf(views[0]!)!;
+    const views = sizes.map((size) => arena.placeBytes(size)!);
+    const memory = arena.memoryOf(views[0]!)!;
     for (const [i, view] of views.entries()) {
       expect(view.length).toBe(sizes[i]);
-      expect(memoryOf(view)).toBe(memory);
+      expect(arena.memoryOf(view)).toBe(memory);
       expect(view.byteOffset % 64).toBe(0);
       expect(view.byteOffset).toBeGreaterThanOrEqual(SCRATCH_BYTES);
       expect(view.every((byte) => byte === 0)).toBe(true);
@@ -59,7 +64,28 @@ describe('kernel arenas: many filters share a memory', () => {
       expect(sorted[i]!.byteOffset).toBeGreaterThanOrEqual(sorted[i - 1]!.byteOffset + sorted[i - 1]!.length);
     }
     for (const [i, view] of views.entries()) expect(view.every((byte) => byte === i + 1)).toBe(true);
-    expect(memory.buffer.byteLength).toBe(SCRATCH_BYTES + ARENA_BYTES);
+    expect(memory.buffer.byteLength).toBe(SCRATCH_BYTES + FIRST_ARENA_BYTES);
+  });
+
+  it('makes arenas of 16 MiB, then twice the last while arenas live, up to 256 MiB', async () => {
+    expect([0, 1, 2, 3, 4, 5, 9].map((live) => arenaBytes(live) / 2 ** 20)).toEqual([
+      16, 32, 64, 128, 256, 256, 256,
+    ]);
+    expect(FIRST_ARENA_BYTES).toBeGreaterThanOrEqual(SHARED_UP_TO);
+    vi.resetModules();
+    const arena = await import('../../src/wasm/kernel-arena.js');
+    const memories: WebAssembly.Memory[] = [];
+    const held: Uint8Array[] = [];
+    while (memories.length < 6) {
+      const view = arena.placeBytes(SHARED_UP_TO)!;
+      held.push(view);
+      const memory = arena.memoryOf(view)!;
+      if (!memories.includes(memory)) memories.push(memory);
+    }
+    expect(memories.map((memory) => (memory.buffer.byteLength - SCRATCH_BYTES) / 2 ** 20)).toEqual([
+      16, 32, 64, 128, 256, 256,
+    ]);
+    expect(arena.liveArenas()).toBe(6);
   });
 
   it('gives a filter past 8 MiB a memory of its own, and a sub-view no memory', () => {
