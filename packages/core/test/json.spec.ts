@@ -1,33 +1,6 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FormatError, UnsupportedVersionError } from '../src/errors.js';
-import {
-  decodeBase64,
-  encodeBase64,
-  fromFilterJson,
-  MAX_JSON_FILE_BYTES,
-  toFilterJson,
-} from '../src/json.js';
-
-describe("base64 (RFC 4648, Node's Buffer as the oracle)", () => {
-  it('encodes and decodes any bytes exactly as Buffer does', () => {
-    fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
-        const text = encodeBase64(bytes);
-        expect(text).toBe(Buffer.from(bytes).toString('base64'));
-        expect(decodeBase64('t', text)).toEqual(bytes);
-      }),
-      { numRuns: 2000 },
-    );
-  });
-
-  it('refuses bad characters, lengths and non-canonical padding with a FormatError', () => {
-    for (const bad of ['A', 'AB=', 'ab!d', 'QR==', 'QUJ=', 'QQ=A', 'é===']) {
-      expect(() => decodeBase64('t', bad), bad).toThrow(FormatError);
-    }
-    expect(decodeBase64('t', '')).toEqual(new Uint8Array(0));
-  });
-});
+import { fromFilterJson, MAX_JSON_FILE_BYTES, toFilterJson } from '../src/json.js';
 
 describe('the JSON form', () => {
   it('holds the file, reads back from the object or its text, and checks the kind', () => {

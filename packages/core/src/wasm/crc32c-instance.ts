@@ -1,4 +1,4 @@
-import { decodeBase64 } from '../json.js';
+import { decodeBase64 } from '../base64.js';
 import { CRC32C_WASM } from './crc32c-wasm.js';
 
 /** Where crc32c.wat's window starts in its memory, and its size: the bytes are copied in this much at a time. */

@@ -1,4 +1,4 @@
-import { decodeBase64 } from '../json.js';
+import { decodeBase64 } from '../base64.js';
 import { BLOCKED_WASM } from './blocked-wasm.js';
 import { STRIDE_WASM } from './stride-wasm.js';
 

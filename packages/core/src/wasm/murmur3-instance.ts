@@ -1,4 +1,4 @@
-import { decodeBase64 } from '../json.js';
+import { decodeBase64 } from '../base64.js';
 import type { Key } from '../key.js';
 import { MURMUR3_WASM } from './murmur3-wasm.js';
 

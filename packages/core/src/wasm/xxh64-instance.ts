@@ -1,4 +1,4 @@
-import { decodeBase64 } from '../json.js';
+import { decodeBase64 } from '../base64.js';
 import { encodeUtf8 } from '../utf8.js';
 import { xxh64Into } from '../xxh64.js';
 import { XXH64_WASM } from './xxh64-wasm.js';
