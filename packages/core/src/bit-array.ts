@@ -106,6 +106,10 @@ export class BitArray implements FilterStore<BitArray> {
   get bitBytes(): Uint8Array | undefined {
     return this.paged ? undefined : this.first;
   }
+  /** Bits are never read as counters: undefined (see FilterStore.nibbleBytes). */
+  get nibbleBytes(): undefined {
+    return undefined;
+  }
 
   /** Bits per slot: 1 (the counter width a serialized bit filter records is 0). */
   get counterBits(): number {

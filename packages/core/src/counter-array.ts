@@ -116,6 +116,11 @@ export class CounterArray implements FilterStore<CounterArray> {
     return undefined;
   }
 
+  /** The bytes of one page of 4-bit counters (see FilterStore.nibbleBytes); undefined when paged or wider. */
+  get nibbleBytes(): Uint8Array | undefined {
+    return !this.paged && this.shift < 0 ? this.first : undefined;
+  }
+
   /** The counter width in bits (recorded in the params block). */
   get counterBits(): number {
     return this.width;

@@ -114,7 +114,19 @@ function deriveNarrow(
   list.at = offset;
   const blocks = g.blocks ?? 1;
   const blockScale = blocks > 1 ? narrowScale(blocks) : 0;
-  strideSlots(undefined, list, words, 0, hashes, narrowScale(g.range), g.stride, blockScale, g.range, true);
+  strideSlots(
+    undefined,
+    undefined,
+    list,
+    words,
+    0,
+    hashes,
+    narrowScale(g.range),
+    g.stride,
+    blockScale,
+    g.range,
+    true,
+  );
 }
 
 /**

@@ -17,6 +17,11 @@ export interface FilterStore<S> {
    * engine's hot loop reads and writes directly. Undefined for counters and for paged bits.
    */
   readonly bitBytes: Uint8Array | undefined;
+  /**
+   * For a store of 4-bit counters in one page: its bytes, counter i the low (i even) or high (i odd) nibble of byte
+   * i >>> 1, which the engine's hot loop reads and increments directly. Undefined for bits and for other counters.
+   */
+  readonly nibbleBytes: Uint8Array | undefined;
   /** Marks slot `i` (sets the bit, increments the counter); non-zero when the slot was empty before. */
   mark(i: number): number;
   /** True when slot `i` is non-empty. */
