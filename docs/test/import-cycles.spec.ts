@@ -23,7 +23,7 @@ function sources(dir: string): string[] {
 }
 
 /** The relative modules `text` imports or re-exports at run time (not `import type`, not `{ type A, type B }`). */
-export function runtimeImports(text: string): string[] {
+function runtimeImports(text: string): string[] {
   const out: string[] = [];
   const pattern = /^(import|export)\s+(type\s+)?([^;]*?)\s*from\s*'(\.[^']+)'/gms;
   for (const match of text.matchAll(pattern)) {
@@ -42,7 +42,7 @@ export function runtimeImports(text: string): string[] {
 }
 
 /** The circles of a graph (module → modules it imports), each as the modules along it, its first at both ends. */
-export function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   const found: string[][] = [];
   const done = new Set<string>();
   const path: string[] = [];
