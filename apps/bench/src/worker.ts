@@ -45,10 +45,11 @@ export async function measure(job: Job): Promise<Measurement> {
   const measureHeap = contender.library === 'Set' && gc !== undefined;
   // The measured instance is made now, before the collection and the warm-up (making it is never timed), except
   // for the Set, whose heap growth counts from just before it is made. A bloomkit filter from 256 KiB of bits takes
-  // a place in a 256 MiB kernel memory, and the first such memory of a process provokes a full collection (V8
-  // counts it as external memory). Made right before the fill, that collection fell on the slice made for the hit
-  // window, and its sweeping ran on inside the window (--trace-gc: a 41 ms mark-compact right before every hit
-  // window; single-key has hit 9.86 M/s, median of 5 fresh processes, against 10.34 with the kernel memory off).
+  // a place in a kernel memory, which V8 counts as external memory from the moment it is made, and a large one
+  // provokes a full collection. With the kernel memory made right before the fill (a first arena of 256 MiB, as
+  // they were before arenas started at 16 MiB), that collection fell on the slice made for the hit window and its
+  // sweeping ran on inside the window (--trace-gc: a 41 ms mark-compact right before every hit window; single-key
+  // has hit 9.86 M/s, median of 5 fresh processes, against 10.34 with the kernel memory off).
   const early = measureHeap ? undefined : build(job.n, job.fpr);
 
   // The keys' making left its garbage (at 10^7, GBs): collected now, and swept during the warm-up.
