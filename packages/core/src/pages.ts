@@ -107,11 +107,11 @@ export function pagesEqual(a: readonly Uint8Array[], b: readonly Uint8Array[]): 
  */
 export function bytesEqual(x: Uint8Array, y: Uint8Array): boolean {
   if (x.length !== y.length) return false;
+  const xw = wordView(x);
+  const yw = wordView(y);
   let i = 0;
-  if (x.byteOffset % 4 === 0 && y.byteOffset % 4 === 0) {
-    const words = x.length >>> 2;
-    const xw = new Int32Array(x.buffer, x.byteOffset, words);
-    const yw = new Int32Array(y.buffer, y.byteOffset, words);
+  if (xw !== undefined && yw !== undefined) {
+    const words = xw.length;
     for (let w = 0; w < words; w++) if (xw[w] !== yw[w]) return false;
     i = words * 4;
   }
@@ -120,8 +120,8 @@ export function bytesEqual(x: Uint8Array, y: Uint8Array): boolean {
 }
 
 /** A 32-bit word view of `page` when it is 4-byte aligned, for word-at-a-time loops; else undefined. */
-export function wordView(page: Uint8Array): Uint32Array | undefined {
+export function wordView(page: Uint8Array): Int32Array | undefined {
   return page.byteOffset % 4 === 0
-    ? new Uint32Array(page.buffer, page.byteOffset, page.length >>> 2)
+    ? new Int32Array(page.buffer, page.byteOffset, page.length >>> 2)
     : undefined;
 }
