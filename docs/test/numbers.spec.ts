@@ -140,6 +140,19 @@ describe("the CLI README's dedup table", () => {
   });
 });
 
+describe("the bench README's --footprint figures", () => {
+  it("are results/footprint.md's ratios", () => {
+    const readme = read('apps/bench/README.md');
+    const from = readme.indexOf('Measured on', readme.indexOf('`--footprint` asks'));
+    const sentence = readme.slice(from, readme.indexOf('Results: `results/footprint.md`', from));
+    expect(sentence).toContain('(`pnpm bench\n--footprint`, 5 repetitions)');
+    const ratios = [...sentence.matchAll(/\d+\.\d+×/g)].map((found) => found[0]);
+    expect(ratios.length).toBe(12);
+    const results = read('apps/bench/results/footprint.md');
+    for (const ratio of ratios) expect(results, ratio).toContain(ratio);
+  });
+});
+
 describe("the scalable README's memory table", () => {
   it('is what `pnpm bench --scalable-memory` computes from the schedules', () => {
     const readme = read('packages/scalable/README.md');

@@ -6,6 +6,7 @@ import { bitsPerKeySpec, fprSpec, renderSvg, throughputSpec } from './charts.js'
 import { CONTENDERS } from './contenders.js';
 import { dedupMarkdown, runDedup } from './dedup.js';
 import { exceptionsMarkdown, runExceptionsInChild } from './exceptions.js';
+import { footprintMarkdown, runFootprintInChild } from './footprint.js';
 import { checkGoals, goalsMarkdown } from './goals.js';
 import type { Measurement } from './job.js';
 import { liveFiltersMarkdown, runLiveFiltersInChild } from './live-filters.js';
@@ -25,6 +26,8 @@ const usage = () => `Usage: pnpm bench [options]
   --dedup [N]        bloomkit dedup against awk '!seen[$0]++' and sort -u on N URL lines (default 10^7)
   --scale N          one standard filter for N keys (e.g. 1e9: 1.2 GB of bits, past 2^32)
   --exceptions       has of a filter with 0 and 10^5 exceptions against the plain filter, interleaved
+  --footprint        counting's add and has against its memory: bloomfilter, standard, standard with the counting
+                     filter's bytes and counting, interleaved at 10^6 and 2·10^5 URL keys, with this machine's caches
   --parquet          Parquet split-block filters against hyparquet's bloom check, interleaved (10^6 URL and INT64 values)
   --scalable-memory  a scalable filter's bits over an ideal filter's for N = 10^4…3·10^6, per schedule (computed)
   --live-filters [N] N filters of 300 KB live in one process (default 30,000: about 9 GB), standard and blocked:
@@ -57,6 +60,7 @@ interface Options {
   dedup: number | undefined;
   redis: boolean;
   exceptions: boolean;
+  footprint: boolean;
   parquet: boolean;
   scalableMemory: boolean;
   liveFilters: number | undefined;
@@ -80,6 +84,7 @@ export function parseArgs(argv: readonly string[]): Options {
     dedup: undefined,
     redis: false,
     exceptions: false,
+    footprint: false,
     parquet: false,
     scalableMemory: false,
     liveFilters: undefined,
@@ -105,6 +110,7 @@ export function parseArgs(argv: readonly string[]): Options {
     else if (arg === '--scale') options.scale = Number(value());
     else if (arg === '--redis') options.redis = true;
     else if (arg === '--exceptions') options.exceptions = true;
+    else if (arg === '--footprint') options.footprint = true;
     else if (arg === '--parquet') options.parquet = true;
     else if (arg === '--scalable-memory') options.scalableMemory = true;
     else if (arg === '--live-filters') {
@@ -226,27 +232,31 @@ export async function main(argv: readonly string[]): Promise<void> {
   const report = (name: string, title: string, result: unknown, markdown: string) =>
     writeReport(options.out, name, title, command, result, markdown);
 
+  /** A side report measured over `options.reps` repetitions: run, then written as `name` with its markdown. */
+  const measured = async <T>(
+    name: string,
+    title: string,
+    run: (reps: number, progress: (line: string) => void) => Promise<T>,
+    markdown: (result: T) => string,
+  ) => {
+    const result = await run(options.reps, progress);
+    report(name, title, result, markdown(result));
+  };
+
   if (options.redis) {
-    const result = await runRedis(options.reps, progress);
-    return report('redis', 'bloomkit in Redis against hand-made recipes', result, redisMarkdown(result));
+    return measured('redis', 'bloomkit in Redis against hand-made recipes', runRedis, redisMarkdown);
   }
   if (options.exceptions) {
-    const result = await runExceptionsInChild(options.reps, progress);
-    return report(
-      'exceptions',
-      'bloomkit exception lists: the cost on lookups',
-      result,
-      exceptionsMarkdown(result),
-    );
+    const title = 'bloomkit exception lists: the cost on lookups';
+    return measured('exceptions', title, runExceptionsInChild, exceptionsMarkdown);
+  }
+  if (options.footprint) {
+    const title = 'bloomkit counting filters: speed against memory';
+    return measured('footprint', title, runFootprintInChild, footprintMarkdown);
   }
   if (options.parquet) {
-    const result = await runParquetInChild(options.reps, progress);
-    return report(
-      'parquet',
-      "Parquet split-block filters: bloomkit against hyparquet's bloom check",
-      result,
-      parquetMarkdown(result),
-    );
+    const title = "Parquet split-block filters: bloomkit against hyparquet's bloom check";
+    return measured('parquet', title, runParquetInChild, parquetMarkdown);
   }
   if (options.liveFilters !== undefined) {
     const result = await runLiveFiltersInChild(options.liveFilters, progress);
@@ -283,7 +293,7 @@ export async function main(argv: readonly string[]): Promise<void> {
   await runComparison(options, command);
 }
 
-/** A side report (`--redis`, `--dedup`, `--scale`, `--exceptions`, `--parquet`, `--scalable-memory`): markdown on stdout and in NAME.md, the result in NAME.json. */
+/** A side report (`--redis`, `--dedup`, `--scale`, `--exceptions`, `--footprint`, `--parquet`, `--scalable-memory`, `--live-filters`): markdown on stdout and in NAME.md, the result in NAME.json. */
 function writeReport(
   out: string,
   name: string,

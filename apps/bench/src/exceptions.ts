@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { ExceptionFilter } from '@bloomkit/exceptions';
 import { StandardBloomFilter } from '@bloomkit/standard';
 import { runInChild } from './child-report.js';
+import { interleaved, ownLoop, type Probe, SLICE } from './interleave.js';
 import { asLines, urlKeys } from './keys.js';
 import { median } from './timing.js';
 
@@ -38,7 +39,6 @@ const LABELS: Record<Reader, string> = {
 const N = 1_000_000;
 const FPR = 0.01;
 const EXCEPTIONS = 100_000;
-const SLICE = 65_536;
 
 const CHILD = fileURLToPath(new URL('./exceptions-child.js', import.meta.url));
 
@@ -74,8 +74,8 @@ export function runExceptions(reps: number, progress: (line: string) => void): E
   };
   const measurements: ExceptionsRun[] = [];
   for (let rep = 0; rep < reps; rep++) {
-    const absentMs = interleaved(absent, readers);
-    const presentMs = interleaved(present, readers);
+    const absentMs = timeReaders(absent, readers);
+    const presentMs = timeReaders(present, readers);
     for (const reader of READERS) {
       measurements.push({
         reader,
@@ -88,51 +88,17 @@ export function runExceptions(reps: number, progress: (line: string) => void): E
   return { n: N, fpr: FPR, exceptions: listed.exceptionCount, reps, measurements };
 }
 
-type Lookup = (
-  filter: { has(key: string): boolean },
-  keys: readonly string[],
-  start: number,
-  end: number,
-) => number;
+const LOOP = 'for (let i = start; i < end; i++) if (filter.has(keys[i])) hits++;';
 
-/**
- * A lookup loop of its own per reader: code compiled separately, so each loop's call site sees one class (as an
- * application's would), not the three readers' classes at one shared site.
- */
-function ownLoop(): Lookup {
-  return new Function(
-    'filter',
-    'keys',
-    'start',
-    'end',
-    'let hits = 0; for (let i = start; i < end; i++) if (filter.has(keys[i])) hits++; return hits;',
-  ) as Lookup;
-}
-
-const LOOPS: Record<Reader, Lookup> = {
-  plain: ownLoop(),
-  'exceptions-0': ownLoop(),
-  'exceptions-1e5': ownLoop(),
-};
-
-/** Milliseconds each reader spent on `keys`, round-robin over slices, the first reader rotating per slice. */
-function interleaved(
+/** Milliseconds each reader spent on `keys`, interleaved (interleave.ts), each with a loop of its own. */
+function timeReaders(
   keys: readonly string[],
   readers: Record<Reader, { has(key: string): boolean }>,
 ): Record<Reader, number> {
-  const ms: Record<Reader, number> = { plain: 0, 'exceptions-0': 0, 'exceptions-1e5': 0 };
-  let sink = 0;
-  for (let start = 0, slice = 0; start < keys.length; start += SLICE, slice++) {
-    const end = Math.min(keys.length, start + SLICE);
-    for (let r = 0; r < READERS.length; r++) {
-      const reader = READERS[(slice + r) % READERS.length]!;
-      const t = performance.now();
-      sink += LOOPS[reader](readers[reader], keys, start, end);
-      ms[reader] += performance.now() - t;
-    }
-  }
-  if (sink < 0) throw new Error('unreachable');
-  return ms;
+  const probes = Object.fromEntries(
+    READERS.map((reader) => [reader, ownLoop(LOOP, { filter: readers[reader] })]),
+  ) as Record<Reader, Probe>;
+  return interleaved(keys, probes);
 }
 
 export function exceptionsMarkdown(result: ExceptionsResult): string {

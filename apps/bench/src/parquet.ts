@@ -4,6 +4,7 @@ import { hashInto, xxh64Hasher } from '@bloomkit/core/kit';
 import { SplitBlockBloomFilter } from '@bloomkit/parquet';
 import { hashParquetValue, sbbfContains } from 'hyparquet/src/bloom.js';
 import { runInChild } from './child-report.js';
+import { interleaved, ownLoop, type Probe, SLICE } from './interleave.js';
 import { asLines, urlKeys } from './keys.js';
 import { median } from './timing.js';
 
@@ -23,17 +24,7 @@ export interface ParquetResult {
 }
 
 const N = 1_000_000;
-const SLICE = 65_536;
 const CHILD = fileURLToPath(new URL('./parquet-child.js', import.meta.url));
-
-type Probe = (keys: readonly unknown[], start: number, end: number) => number;
-
-/** A loop of its own per reader (see exceptions.ts): each call site sees one class. */
-function ownLoop(body: string, context: Record<string, unknown>): Probe {
-  const names = Object.keys(context);
-  const make = new Function(...names, `return (keys, start, end) => { let hits = 0; ${body} return hits; };`);
-  return make(...names.map((name) => context[name])) as Probe;
-}
 
 /** The readers of one workload, by name. */
 function readers(values: readonly unknown[], type: 'BYTE_ARRAY' | 'INT64'): Record<string, Probe> {
@@ -83,24 +74,6 @@ function readers(values: readonly unknown[], type: 'BYTE_ARRAY' | 'INT64'): Reco
     );
   }
   return probes;
-}
-
-/** Milliseconds each reader spent on `keys`, round-robin over slices, the first reader rotating per slice. */
-function interleaved(keys: readonly unknown[], probes: Record<string, Probe>): Record<string, number> {
-  const names = Object.keys(probes);
-  const ms: Record<string, number> = Object.fromEntries(names.map((name) => [name, 0]));
-  let sink = 0;
-  for (let start = 0, slice = 0; start < keys.length; start += SLICE, slice++) {
-    const end = Math.min(keys.length, start + SLICE);
-    for (let r = 0; r < names.length; r++) {
-      const name = names[(slice + r) % names.length]!;
-      const t = performance.now();
-      sink += probes[name]!(keys, start, end);
-      ms[name]! += performance.now() - t;
-    }
-  }
-  if (sink < 0) throw new Error('unreachable');
-  return ms;
 }
 
 /** INT64 values as a column of ids holds them: bigints spread over the range, present ones even, absent odd. */
