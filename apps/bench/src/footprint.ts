@@ -11,10 +11,12 @@ import { median } from './timing.js';
  * `--footprint`: what a counting filter's memory costs its single-key speed on this machine. A counting filter
  * (kind 3, 4-bit counters) touches the same k positions as a standard filter of the same m, spread over 4× the
  * bytes: 4.8 MB at 10^6 keys and p = 0.01 against 1.2 MB of bits, which fit a 2 MiB L2 where the counters do not.
- * Four readers run interleaved in one process (interleave.ts) on the same flat URL keys: `bloomfilter` (sized by its
+ * Five readers run interleaved in one process (interleave.ts) on the same flat URL keys: `bloomfilter` (sized by its
  * `withTargetError`, as in the main comparison), bloomkit standard, bloomkit standard with m × 4 bits and the same
  * k (the counting filter's footprint and access pattern with the cheapest mark there is, one OR: what any filter of
- * that geometry can reach here, counting or not), and bloomkit counting. Each repetition fills fresh filters
+ * that geometry can reach here, counting or not), bloomkit blocked with m × 4 bits (one cache line a key at those
+ * bytes: what a counting filter could reach here with its counters blocked, a layout of its own) and bloomkit
+ * counting. Each repetition fills fresh filters
  * (`add` of n present keys, slice by slice in step), then probes n present and n absent keys; at 10^6 keys and at
  * 2·10^5, where the counters (0.96 MB) fit the L2 of the machines measured.
  */
@@ -41,14 +43,15 @@ export interface FootprintRun {
   readonly perSecond: number;
 }
 
-export type Reader = 'bloomfilter' | 'standard' | 'standard-4m' | 'counting';
+export type Reader = 'bloomfilter' | 'standard' | 'standard-4m' | 'blocked-4m' | 'counting';
 export type Op = 'add' | 'has hit' | 'has miss';
-const READERS: readonly Reader[] = ['bloomfilter', 'standard', 'standard-4m', 'counting'];
+const READERS: readonly Reader[] = ['bloomfilter', 'standard', 'standard-4m', 'blocked-4m', 'counting'];
 const OPS: readonly Op[] = ['add', 'has hit', 'has miss'];
 const LABELS: Record<Reader, string> = {
   bloomfilter: 'bloomfilter',
   standard: 'bloomkit standard',
   'standard-4m': "bloomkit standard, m × 4 bits (the counting filter's bytes)",
+  'blocked-4m': 'bloomkit blocked, m × 4 bits (one cache line a key)',
   counting: 'bloomkit counting (4-bit)',
 };
 /** The goal asked of the counting filter's single-key add and has, as a ratio to `bloomfilter`. */
@@ -76,6 +79,7 @@ function makeFilters(n: number): Filters {
   const standard = createFilter('standard', { capacity: n, fpr: FPR });
   const counting = createFilter('counting', { capacity: n, fpr: FPR, counterBits: 4 });
   const wide = createFilter('standard', { bits: counting.bits * 4, hashes: counting.hashes });
+  const wideBlocked = createFilter('blocked', { bits: counting.bits * 4, hashes: counting.hashes });
   const mine = (filter: unknown) => ({
     add: ownLoop('for (let i = start; i < end; i++) if (filter.add(keys[i])) hits++;', { filter }),
     has: ownLoop('for (let i = start; i < end; i++) if (filter.has(keys[i])) hits++;', { filter }),
@@ -90,12 +94,14 @@ function makeFilters(n: number): Filters {
       },
       standard: mine(standard),
       'standard-4m': mine(wide),
+      'blocked-4m': mine(wideBlocked),
       counting: mine(counting),
     },
     bytes: {
       bloomfilter: Math.ceil(bloomfilter.m / 8),
       standard: Math.ceil(standard.bits / 8),
       'standard-4m': Math.ceil(wide.bits / 8),
+      'blocked-4m': Math.ceil(wideBlocked.bits / 8),
       counting: Math.ceil((counting.bits * 4) / 8),
     },
   };
@@ -172,8 +178,8 @@ export function footprintMarkdown(result: FootprintResult): string {
     const counting = OPS.map((op) => ratios(n, 'counting', op));
     const met = counting.every((values) => median(values) >= COUNTING_GOAL);
     const numbers = OPS.map((op, i) => `${op} ${span(counting[i]!)}`).join(', ');
-    const bound = OPS.map((op) => `${op} ${span(ratios(n, 'standard-4m', op))}`).join(', ');
-    return `| ${n.toLocaleString('en-US')} keys: counting add and has ≥ ${COUNTING_GOAL}× bloomfilter | ${met ? 'met' : '**short**'} | ${numbers}; the standard filter at the counting filter's bytes: ${bound} |`;
+    const at = (reader: Reader) => OPS.map((op) => `${op} ${span(ratios(n, reader, op))}`).join(', ');
+    return `| ${n.toLocaleString('en-US')} keys: counting add and has ≥ ${COUNTING_GOAL}× bloomfilter | ${met ? 'met' : '**short**'} | ${numbers}; at the counting filter's bytes, standard: ${at('standard-4m')}; blocked: ${at('blocked-4m')} |`;
   });
   const tables = result.sizes.flatMap(({ n, bytes }) => [
     '',
@@ -187,7 +193,7 @@ export function footprintMarkdown(result: FootprintResult): string {
     ),
   ]);
   return [
-    `This machine's caches (CPU 0): ${result.caches}. The readers run interleaved in one process, round-robin over slices of ${SLICE.toLocaleString('en-US')} flat URL keys; ${result.reps} repetitions, each on fresh filters; medians with min–max of the per-repetition ratios to bloomfilter. The standard filter with m × 4 bits marks and probes the counting filter's bytes the way the counting filter does, with one OR where the counter takes a read, a compare and an add: where it falls short of a ratio, so does every filter of the counting filter's size on this machine.`,
+    `This machine's caches (CPU 0): ${result.caches}. The readers run interleaved in one process, round-robin over slices of ${SLICE.toLocaleString('en-US')} flat URL keys; ${result.reps} repetitions, each on fresh filters; medians with min–max of the per-repetition ratios to bloomfilter. The standard filter with m × 4 bits marks and probes the counting filter's bytes the way the counting filter does, with one OR where the counter takes a read, a compare and an add: where it falls short of a ratio, so does every filter of the counting filter's size and layout on this machine. The blocked filter with m × 4 bits touches one cache line of those bytes a key: where it falls short, so would counters blocked the same way.`,
     '',
     '| goal | result | numbers |',
     '| --- | --- | --- |',

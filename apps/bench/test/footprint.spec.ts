@@ -9,7 +9,7 @@ import {
   runFootprint,
 } from '../src/footprint.js';
 
-const READERS: Reader[] = ['bloomfilter', 'standard', 'standard-4m', 'counting'];
+const READERS: Reader[] = ['bloomfilter', 'standard', 'standard-4m', 'blocked-4m', 'counting'];
 const OPS: Op[] = ['add', 'has hit', 'has miss'];
 
 /** A result whose counting filter runs at `ratio` of bloomfilter's rate in every repetition and operation. */
@@ -18,12 +18,18 @@ function resultAt(ratio: number): FootprintResult {
   for (let rep = 0; rep < 3; rep++) {
     for (const reader of READERS) {
       for (const op of OPS) {
-        const perSecond = 8e6 * (reader === 'counting' || reader === 'standard-4m' ? ratio : 1);
+        const perSecond = 8e6 * (reader === 'bloomfilter' || reader === 'standard' ? 1 : ratio);
         measurements.push({ n: 1000, reader, op, perSecond });
       }
     }
   }
-  const bytes = { bloomfilter: 1200, standard: 1200, 'standard-4m': 4800, counting: 4800 };
+  const bytes = {
+    bloomfilter: 1200,
+    standard: 1200,
+    'standard-4m': 4800,
+    'blocked-4m': 4800,
+    counting: 4800,
+  };
   return { fpr: 0.01, reps: 3, caches: 'L2 2048K', sizes: [{ n: 1000, bytes }], measurements };
 }
 
@@ -42,6 +48,7 @@ describe('pnpm bench --footprint', () => {
     for (const { bytes } of result.sizes) {
       // The counting filter's counters and the wide standard filter's bits are the same bytes, 4× the bits.
       expect(bytes['standard-4m']).toBe(bytes.counting);
+      expect(Math.abs(bytes['blocked-4m'] - bytes.counting)).toBeLessThanOrEqual(64);
       expect(Math.abs(bytes.counting - 4 * bytes.standard)).toBeLessThan(0.01 * bytes.counting);
       expect(Math.abs(bytes.bloomfilter - bytes.standard)).toBeLessThan(0.02 * bytes.standard);
     }
@@ -59,7 +66,8 @@ describe('pnpm bench --footprint', () => {
     expect(footprintMarkdown(resultAt(0.9))).toContain('≥ 0.9× bloomfilter | met | add 0.90× (0.90–0.90)');
     const short = footprintMarkdown(resultAt(0.8));
     expect(short).toContain('≥ 0.9× bloomfilter | **short** | add 0.80× (0.80–0.80)');
-    expect(short).toContain("the standard filter at the counting filter's bytes: add 0.80×");
+    expect(short).toContain("at the counting filter's bytes, standard: add 0.80×");
+    expect(short).toContain('; blocked: add 0.80×');
     expect(short).toContain('caches (CPU 0): L2 2048K');
   });
 });
