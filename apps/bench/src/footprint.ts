@@ -14,11 +14,11 @@ import { median } from './timing.js';
  * Five readers run interleaved in one process (interleave.ts) on the same flat URL keys: `bloomfilter` (sized by its
  * `withTargetError`, as in the main comparison), bloomkit standard, bloomkit standard with m × 4 bits and the same
  * k (the counting filter's footprint and access pattern with the cheapest mark there is, one OR: what any filter of
- * that geometry can reach here, counting or not), bloomkit blocked with m × 4 bits (one cache line a key at those
- * bytes: what a counting filter could reach here with its counters blocked, a layout of its own) and bloomkit
- * counting. Each repetition fills fresh filters
- * (`add` of n present keys, slice by slice in step), then probes n present and n absent keys; at 10^6 keys and at
- * 2·10^5, where the counters (0.96 MB) fit the L2 of the machines measured.
+ * that size and layout can reach here, counting or not), bloomkit blocked with m × 4 bits (one cache line a key at
+ * those bytes: the memory half of what counters blocked the same way, a kind of their own, would cost) and bloomkit
+ * counting. Each repetition fills fresh filters (`add` of n present keys, slice by slice in step), then probes n
+ * present and n absent keys; at 10^6 keys and at 2·10^5, where the counters (0.96 MB) fit the L2 of the machines
+ * measured.
  */
 export interface FootprintResult {
   readonly fpr: number;
@@ -144,12 +144,11 @@ export function runFootprint(
 }
 
 /** The caches of CPU 0 from Linux's sysfs ("L1d 48K, …, L2 2048K, …"); "unknown" where it is not there. */
-function cacheSizes(): string {
-  const dir = '/sys/devices/system/cpu/cpu0/cache';
+export function cacheSizes(dir = '/sys/devices/system/cpu/cpu0/cache'): string {
   try {
     return readdirSync(dir)
       .filter((name) => /^index\d+$/.test(name))
-      .sort()
+      .sort((a, b) => Number(a.slice(5)) - Number(b.slice(5)))
       .map((name) => {
         const read = (field: string) => readFileSync(`${dir}/${name}/${field}`, 'utf8').trim();
         const type = read('type');

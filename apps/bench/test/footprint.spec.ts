@@ -1,6 +1,10 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../src/cli.js';
 import {
+  cacheSizes,
   type FootprintResult,
   type FootprintRun,
   footprintMarkdown,
@@ -59,6 +63,30 @@ describe('pnpm bench --footprint', () => {
     for (const table of markdown.split('\n\n').filter((block) => block.startsWith('|'))) {
       const [header, delimiter] = table.split('\n');
       expect(delimiter!.split('|').length).toBe(header!.split('|').length);
+    }
+  });
+
+  it("names the caches from sysfs's entries in their order, and says unknown where there are none", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bloomkit-caches-'));
+    try {
+      const entries = [
+        ['index0', '1', 'Data', '48K'],
+        ['index1', '1', 'Instruction', '32K'],
+        ['index2', '2', 'Unified', '2048K'],
+      ];
+      for (const [name, level, type, size] of entries) {
+        mkdirSync(join(dir, name!));
+        writeFileSync(join(dir, name!, 'level'), `${level}\n`);
+        writeFileSync(join(dir, name!, 'type'), `${type}\n`);
+        writeFileSync(join(dir, name!, 'size'), `${size}\n`);
+      }
+      mkdirSync(join(dir, 'power')); // not a cache: left out
+      expect(cacheSizes(dir)).toBe('L1d 48K, L1i 32K, L2 2048K');
+      expect(cacheSizes(join(dir, 'missing'))).toBe('unknown');
+      rmSync(join(dir, 'index2', 'size'));
+      expect(cacheSizes(dir)).toBe('unknown');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
