@@ -20,14 +20,14 @@ import { runScale, scaleMarkdown } from './scale.js';
 
 const usage = () => `Usage: pnpm bench [options]
 
-  (no option)        quick mode: the headline goals at 10^6 and 10^5 URL keys, 5 repetitions, about 4 minutes
+  (no option)        quick mode: the headline goals at 10^6 and 10^5 URL keys, 5 repetitions, about 3 minutes
   --full             every contender, URL/cons/binary keys, 10^5 to 10^7 keys, p = 0.01 and 0.001
   --redis            bloomkit's Redis filters against SETBIT and Lua recipes on a redis-server it starts
   --dedup [N]        bloomkit dedup against awk '!seen[$0]++' and sort -u on N URL lines (default 10^7)
   --scale N          one standard filter for N keys (e.g. 1e9: 1.2 GB of bits, past 2^32)
   --exceptions       has of a filter with 0 and 10^5 exceptions against the plain filter, interleaved
-  --footprint        counting's add and has against its memory: bloomfilter, standard, standard with the counting
-                     filter's bytes and counting, interleaved at 10^6 and 2·10^5 URL keys, with this machine's caches
+  --footprint        counting's add and has against its memory: bloomfilter, standard, standard and blocked at the
+                     counting filter's bytes, and counting, interleaved at 10^6 and 2·10^5 URL keys, with the caches
   --parquet          Parquet split-block filters against hyparquet's bloom check, interleaved (10^6 URL and INT64 values)
   --scalable-memory  a scalable filter's bits over an ideal filter's for N = 10^4…3·10^6, per schedule (computed)
   --live-filters [N] N filters of 300 KB live in one process (default 30,000: about 9 GB), standard and blocked:
