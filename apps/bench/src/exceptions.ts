@@ -67,15 +67,18 @@ export function runExceptions(reps: number, progress: (line: string) => void): E
   }
   const absent = asLines(urlKeys(N, 'absent'));
   const present = asLines(urlKeys(N, 'present'));
-  const readers: Record<Reader, { has(key: string): boolean }> = {
-    plain,
-    'exceptions-0': empty,
-    'exceptions-1e5': listed,
+  // Each reader's loop is compiled once, for every repetition (interleave.ts).
+  const loop = (filter: { has(key: string): boolean }) =>
+    ownLoop('for (let i = start; i < end; i++) if (filter.has(keys[i])) hits++;', { filter });
+  const probes: Record<Reader, Probe> = {
+    plain: loop(plain),
+    'exceptions-0': loop(empty),
+    'exceptions-1e5': loop(listed),
   };
   const measurements: ExceptionsRun[] = [];
   for (let rep = 0; rep < reps; rep++) {
-    const absentMs = timeReaders(absent, readers);
-    const presentMs = timeReaders(present, readers);
+    const absentMs = interleaved(absent, probes);
+    const presentMs = interleaved(present, probes);
     for (const reader of READERS) {
       measurements.push({
         reader,
@@ -86,19 +89,6 @@ export function runExceptions(reps: number, progress: (line: string) => void): E
     progress(`exceptions: repetition ${rep + 1} of ${reps}`);
   }
   return { n: N, fpr: FPR, exceptions: listed.exceptionCount, reps, measurements };
-}
-
-const LOOP = 'for (let i = start; i < end; i++) if (filter.has(keys[i])) hits++;';
-
-/** Milliseconds each reader spent on `keys`, interleaved (interleave.ts), each with a loop of its own. */
-function timeReaders(
-  keys: readonly string[],
-  readers: Record<Reader, { has(key: string): boolean }>,
-): Record<Reader, number> {
-  const probes = Object.fromEntries(
-    READERS.map((reader) => [reader, ownLoop(LOOP, { filter: readers[reader] })]),
-  ) as Record<Reader, Probe>;
-  return interleaved(keys, probes);
 }
 
 export function exceptionsMarkdown(result: ExceptionsResult): string {

@@ -69,7 +69,9 @@ export function runFootprintInChild(
 }
 
 interface Filters {
-  readonly probes: Record<Reader, Record<'add' | 'has', Probe>>;
+  /** Each reader's loop per operation, compiled for its filter alone. */
+  readonly add: Record<Reader, Probe>;
+  readonly has: Record<Reader, Probe>;
   readonly bytes: Record<Reader, number>;
 }
 
@@ -80,22 +82,27 @@ function makeFilters(n: number): Filters {
   const counting = createFilter('counting', { capacity: n, fpr: FPR, counterBits: 4 });
   const wide = createFilter('standard', { bits: counting.bits * 4, hashes: counting.hashes });
   const wideBlocked = createFilter('blocked', { bits: counting.bits * 4, hashes: counting.hashes });
-  const mine = (filter: unknown) => ({
-    add: ownLoop('for (let i = start; i < end; i++) if (filter.add(keys[i])) hits++;', { filter }),
-    has: ownLoop('for (let i = start; i < end; i++) if (filter.has(keys[i])) hits++;', { filter }),
-  });
+  const add = (filter: unknown) =>
+    ownLoop('for (let i = start; i < end; i++) if (filter.add(keys[i])) hits++;', { filter });
+  const has = (filter: unknown) =>
+    ownLoop('for (let i = start; i < end; i++) if (filter.has(keys[i])) hits++;', { filter });
   return {
-    probes: {
-      bloomfilter: {
-        add: ownLoop('for (let i = start; i < end; i++) filter.add(keys[i]);', { filter: bloomfilter }),
-        has: ownLoop('for (let i = start; i < end; i++) if (filter.test(keys[i])) hits++;', {
-          filter: bloomfilter,
-        }),
-      },
-      standard: mine(standard),
-      'standard-4m': mine(wide),
-      'blocked-4m': mine(wideBlocked),
-      counting: mine(counting),
+    add: {
+      // bloomfilter's add returns nothing: its loop counts no hits.
+      bloomfilter: ownLoop('for (let i = start; i < end; i++) filter.add(keys[i]);', { filter: bloomfilter }),
+      standard: add(standard),
+      'standard-4m': add(wide),
+      'blocked-4m': add(wideBlocked),
+      counting: add(counting),
+    },
+    has: {
+      bloomfilter: ownLoop('for (let i = start; i < end; i++) if (filter.test(keys[i])) hits++;', {
+        filter: bloomfilter,
+      }),
+      standard: has(standard),
+      'standard-4m': has(wide),
+      'blocked-4m': has(wideBlocked),
+      counting: has(counting),
     },
     bytes: {
       bloomfilter: Math.ceil(bloomfilter.m / 8),
@@ -121,15 +128,10 @@ export function runFootprint(
     for (let rep = 0; rep < reps; rep++) {
       const filters = makeFilters(n);
       if (rep === 0) sizes.push({ n, bytes: filters.bytes });
-      const pick = (operation: 'add' | 'has') =>
-        Object.fromEntries(READERS.map((reader) => [reader, filters.probes[reader][operation]])) as Record<
-          Reader,
-          Probe
-        >;
       const runs: [Op, readonly string[], Record<Reader, Probe>][] = [
-        ['add', present, pick('add')],
-        ['has hit', present, pick('has')],
-        ['has miss', absent, pick('has')],
+        ['add', present, filters.add],
+        ['has hit', present, filters.has],
+        ['has miss', absent, filters.has],
       ];
       for (const [op, keys, probes] of runs) {
         const ms = interleaved(keys, probes);
@@ -143,10 +145,10 @@ export function runFootprint(
   return { fpr: FPR, reps, caches: cacheSizes(), sizes, measurements };
 }
 
-/** The caches of CPU 0 from Linux's sysfs ("L1d 48K, …, L2 2048K, …"); "unknown" where it is not there. */
+/** The caches of CPU 0 from Linux's sysfs ("L1d 48K, …, L2 2048K, …"); "unknown" where they are not listed. */
 export function cacheSizes(dir = '/sys/devices/system/cpu/cpu0/cache'): string {
   try {
-    return readdirSync(dir)
+    const caches = readdirSync(dir)
       .filter((name) => /^index\d+$/.test(name))
       .sort((a, b) => Number(a.slice(5)) - Number(b.slice(5)))
       .map((name) => {
@@ -154,8 +156,8 @@ export function cacheSizes(dir = '/sys/devices/system/cpu/cpu0/cache'): string {
         const type = read('type');
         const suffix = type === 'Data' ? 'd' : type === 'Instruction' ? 'i' : '';
         return `L${read('level')}${suffix} ${read('size')}`;
-      })
-      .join(', ');
+      });
+    return caches.length === 0 ? 'unknown' : caches.join(', ');
   } catch {
     return 'unknown';
   }

@@ -83,6 +83,7 @@ describe('pnpm bench --footprint', () => {
       mkdirSync(join(dir, 'power')); // not a cache: left out
       expect(cacheSizes(dir)).toBe('L1d 48K, L1i 32K, L2 2048K');
       expect(cacheSizes(join(dir, 'missing'))).toBe('unknown');
+      expect(cacheSizes(join(dir, 'power'))).toBe('unknown'); // a folder that lists no cache
       rmSync(join(dir, 'index2', 'size'));
       expect(cacheSizes(dir)).toBe('unknown');
     } finally {
