@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { closeSync, constants, openSync, readdirSync, readFileSync, readlinkSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ScalableBloomFilter } from '@bloomkit/scalable';
@@ -49,6 +49,34 @@ async function untilOpened(pid: number, path: string): Promise<void> {
     }
     if (Date.now() > deadline) throw new Error(`process ${pid} never opened ${path}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/**
+ * Writes `bytes` into the FIFO at `path` the moment some process has it open for reading, in one write, and closes
+ * it at once. A non-blocking open fails with ENXIO until a reader is there; it is tried in a tight loop (microseconds
+ * apart) for up to 5 s, so the write lands within microseconds of the reader's open, then every 10 ms up to 30 s.
+ */
+async function writeOnceOpened(path: string, bytes: Uint8Array): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    let fd: number | undefined;
+    try {
+      fd = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'ENXIO') throw error;
+    }
+    if (fd !== undefined) {
+      try {
+        expect(writeSync(fd, bytes)).toBe(bytes.length);
+      } finally {
+        closeSync(fd);
+      }
+      return;
+    }
+    const waited = Date.now() - started;
+    if (waited > 30_000) throw new Error(`no process opened ${path} to read it`);
+    if (waited > 5_000) await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 
@@ -168,6 +196,22 @@ describe('stop signals', () => {
     const { status, stdout } = await result;
     expect(status).toBe(0);
     expect({ ...JSON.parse(stdout), file: '' }).toEqual({ ...JSON.parse(fromFile.stdout), file: '' });
+    // A writer that puts all of it in the FIFO the instant a reader is there, and leaves: the run must read it through
+    // the descriptor it first opened (a second open would find the bytes gone with the first reader, and wait forever).
+    for (const args of [['info', '--json'], ['has'], ['merge', at('merged-from-fifo.bf')]]) {
+      const eager = at(`eager-${args[0]}.fifo`);
+      execFileSync('mkfifo', [eager]);
+      const run = startBloomkit(args[0] === 'has' ? [...args, eager, 'a'] : [...args, eager], dir);
+      const ran = finished(run);
+      await writeOnceOpened(eager, bytes);
+      const timer = setTimeout(() => run.kill('SIGKILL'), 20_000);
+      const got = await ran.finally(() => clearTimeout(timer));
+      expect([args[0], got.status, got.stderr]).toEqual([args[0], 0, '']);
+      if (args[0] === 'info') {
+        expect({ ...JSON.parse(got.stdout), file: '' }).toEqual({ ...JSON.parse(fromFile.stdout), file: '' });
+      }
+    }
+    expect(readFileSync(at('merged-from-fifo.bf'))).toEqual(bytes);
     // A stream longer than its header says, or a foreign one, is refused with the input named.
     const longer = await bloomkit(['info', '/dev/stdin'], {
       cwd: dir,

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { ChecksumMismatchError } from '@bloomkit/core';
 import { EXIT } from '../errors.js';
 import { inFile, readFilterBytes } from '../files.js';
@@ -94,9 +94,15 @@ export async function runInfo(file: string, json: boolean, interrupts: Interrupt
   return checksum === 'ok' ? EXIT.ok : EXIT.error;
 }
 
-/** True for a regular file that begins with Parquet's magic "PAR1". */
+/**
+ * True for a regular file that begins with Parquet's magic "PAR1". Anything else is not opened here: a FIFO opened
+ * and closed to look at it would take its writer's bytes with it (a writer that wrote all and left while this look
+ * held it open leaves nothing for the read after, which then waits forever), so a stream is opened once, by
+ * {@link readFilterBytes}.
+ */
 async function isParquetFile(file: string): Promise<boolean> {
   try {
+    if (!(await stat(file)).isFile()) return false;
     const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
       if (!(await handle.stat()).isFile()) return false;
