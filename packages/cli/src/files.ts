@@ -88,10 +88,12 @@ export async function readFilterBytes(
     throw inFile(path, error);
   }
   let streamed = false;
+  let waitsForWriter = false;
   try {
     const stat = fstatSync(fd);
     if (stat.isDirectory()) throw new CliError(`${path}: is a directory, not a filter file`);
     if (stat.isFile()) return readSized(fd, stat.size, path);
+    waitsForWriter = stat.isFIFO() && !stdin && !isAnonymousPipe(fd);
     streamed = true;
   } catch (error) {
     throw inFile(path, error);
@@ -100,7 +102,20 @@ export async function readFilterBytes(
     // that moment, with no reader (EPIPE).
     if (!stdin && !streamed) closeSync(fd);
   }
-  return stdin ? readStdin(path, interrupts) : readStreamed(path, fd, interrupts);
+  return stdin ? readStdin(path, interrupts) : readStreamed(path, fd, waitsForWriter, interrupts);
+}
+
+/**
+ * Whether descriptor `fd`, a FIFO by its type, is an anonymous pipe (`/dev/fd/N` of a shell's `<(...)`, a pipe a
+ * parent passed): its writer was there from the start, so a read of 0 bytes is its end. Linux names it
+ * `pipe:[inode]` in /proc; where /proc cannot say, false (it is then read as a named FIFO).
+ */
+function isAnonymousPipe(fd: number): boolean {
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`).startsWith('pipe:');
+  } catch {
+    return false;
+  }
 }
 
 /** A regular file's bytes, read by its size: its header checked against that size before the rest is read. */
@@ -125,15 +140,23 @@ const STREAM_CHUNK_BYTES = 2 ** 20;
  * descriptor is non-blocking and polled from the event loop, so the process still sees a stop signal while no writer
  * has come or no byte arrives, and then ends with a CliError. (A read or an open blocked in the thread pool would
  * keep even `process.exit` waiting.) `fd` is the descriptor `readFilterBytes` opened, non-blocking; it is closed here.
+ * `waitsForWriter`: a named FIFO, which reads as ended (0 bytes) until its first writer opens it, so a 0 read ends
+ * the stream only once a writer has come (one that opens and leaves without writing is not seen: the run waits on
+ * for the next); any other stream (an anonymous pipe, a device such as /dev/null, a socket) ends at its first 0 read.
  * Memory grows with the bytes that arrive, never with what a header claims: the header is checked once its 24 bytes
  * are in, and a stream longer than its header says, or than 1 GiB, is refused.
  */
-async function readStreamed(path: string, fd: number, interrupts: Interrupts): Promise<FilterFileBytes> {
+async function readStreamed(
+  path: string,
+  fd: number,
+  waitsForWriter: boolean,
+  interrupts: Interrupts,
+): Promise<FilterFileBytes> {
   const collected = new StreamBytes(path);
   const chunk = new Uint8Array(STREAM_CHUNK_BYTES);
   try {
-    // A FIFO reads as ended (0) until its first writer opens it, and as empty (EAGAIN) while a writer is there.
-    let writerCame = false;
+    // A stream reads as empty (EAGAIN) while its writer is there and has written nothing more.
+    let writerCame = !waitsForWriter;
     for (;;) {
       let n: number;
       try {

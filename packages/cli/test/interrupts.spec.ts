@@ -1,11 +1,20 @@
-import { execFileSync } from 'node:child_process';
-import { closeSync, constants, openSync, readdirSync, readFileSync, readlinkSync, writeSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  writeSync,
+} from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ScalableBloomFilter } from '@bloomkit/scalable';
 import { StandardBloomFilter } from '@bloomkit/standard';
 import { describe, expect, it } from 'vitest';
-import { bloomkit, scratchDirectory, startBloomkit } from './support/run.js';
+import { BIN, bloomkit, scratchDirectory, startBloomkit } from './support/run.js';
 
 const dir = scratchDirectory();
 const at = (name: string) => join(dir, name);
@@ -224,5 +233,37 @@ describe('stop signals', () => {
     const zeros = await bloomkit(['info', '/dev/zero'], { cwd: dir });
     expect(zeros.status).toBe(2);
     expect(zeros.stderr).toMatch(/^bloomkit: \/dev\/zero: /);
+  });
+
+  it('a stream that ends before its first byte (/dev/null, an anonymous pipe whose writer left) is refused at once, not waited on', async () => {
+    const file = at('late.bf');
+    expect((await bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir })).status).toBe(0);
+    expect((await bloomkit(['add', file, 'a'], { cwd: dir })).status).toBe(0);
+    const empty = (path: string) =>
+      `bloomkit: ${path}: input is 0 bytes, shorter than the smallest filter file (28 bytes)\n`;
+    for (const args of [['info'], ['has'], ['merge', at('merged-from-nothing.bf')]]) {
+      const tail = args[0] === 'has' ? ['a'] : [];
+      // A device that reads as ended at once.
+      expect(await shell([...args, '/dev/null', ...tail])).toEqual([2, empty('/dev/null')]);
+      // The shell's `<(...)`: descriptor 3 of the run is the read end of a pipe whose writer has ended, having written
+      // nothing; or writes the filter a second late, which is waited for.
+      expect(await shell([...args, '/dev/fd/3', ...tail], 'true')).toEqual([2, empty('/dev/fd/3')]);
+      expect([args[0], await shell([...args, '/dev/fd/3', ...tail], `sleep 1; cat '${file}'`)]).toEqual([
+        args[0],
+        [0, ''],
+      ]);
+    }
+    expect(existsSync(at('merged-from-nothing.bf'))).toBe(true);
+
+    /** Runs bloomkit under bash, its descriptor 3 read from `writer`'s output when given: its status and stderr. */
+    async function shell(args: string[], writer?: string): Promise<[number | null, string]> {
+      const quoted = args.map((a) => `'${a}'`).join(' ');
+      const script = `exec '${process.execPath}' '${BIN}' ${quoted}${writer === undefined ? '' : ` 3< <(${writer})`}`;
+      const run = spawn('bash', ['-c', script], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+      run.stdin.end();
+      const timer = setTimeout(() => run.kill('SIGKILL'), 20_000); // killed: it waited on a stream that had ended
+      const { status, stderr } = await finished(run).finally(() => clearTimeout(timer));
+      return [status, stderr];
+    }
   });
 });
