@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, read } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, read } from 'node:fs';
 import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { isatty, ReadStream } from 'node:tty';
@@ -19,10 +19,13 @@ export interface Input {
   close(): void;
 }
 
-/** The input `file` (`-` is stdin). */
+/**
+ * The input `file` (`-` is stdin). Opened without blocking: a FIFO that no writer has opened yet would otherwise hold
+ * the main thread in open(2), where no stop signal is seen; its stream then waits for the writer in the event loop.
+ */
 export function openInput(file: string): Input {
   if (file === '-') return inputOf(0, false);
-  return inputOf(openSync(file, 'r'), true);
+  return inputOf(openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)), true);
 }
 
 function inputOf(fd: number, owned: boolean): Input {

@@ -177,6 +177,30 @@ describe('stop signals', () => {
       }
       expect(readFileSync(out)).toEqual(before);
     });
+
+    it(`${signal} while add, has or dedup waits on a FIFO of keys that no one opens to write: exit ${status}, the filter unchanged`, async () => {
+      const file = at(`keys-target-${signal}.bf`);
+      expect((await bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir })).status).toBe(0);
+      const before = readFileSync(file);
+      for (const args of [['add', file, '--from'], ['has', file, '--from'], ['dedup']]) {
+        const fifo = at(`unwritten-${signal}-${args[0]}.fifo`);
+        execFileSync('mkfifo', [fifo]);
+        const child = startBloomkit([...args, fifo], dir);
+        const result = finished(child);
+        // A run held in open(2) by the FIFO never shows it among its descriptors: killed, so no process outlives
+        // the test.
+        await untilOpened(child.pid!, fifo).catch((error: unknown) => {
+          child.kill('SIGKILL');
+          throw error;
+        });
+        child.kill(signal);
+        // A run that does not see the signal is killed after 20 s: status null.
+        const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+        const { status: got } = await result.finally(() => clearTimeout(timer));
+        expect([args[0], got]).toEqual([args[0], status]);
+      }
+      expect(readFileSync(file)).toEqual(before);
+    });
   }
 
   it('a filter through a FIFO or a pipe is read as a stream: info, has and merge answer as from a file', async () => {
