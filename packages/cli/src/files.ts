@@ -18,6 +18,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { BloomError, type FilterHeader, HEADER_BYTES, readFileHeader } from '@bloomkit/core';
 import { CliError, describeError } from './errors.js';
 import { type AnyFilter, decodeFilter } from './filters.js';
+import { inputOf } from './input.js';
 import { type Interrupts, NEVER_INTERRUPTED } from './interrupts.js';
 
 /** Files up to this size are read into one array; larger ones in page-sized parts (the library's 512 MiB). */
@@ -88,12 +89,10 @@ export async function readFilterBytes(
     throw inFile(path, error);
   }
   let streamed = false;
-  let waitsForWriter = false;
   try {
     const stat = fstatSync(fd);
     if (stat.isDirectory()) throw new CliError(`${path}: is a directory, not a filter file`);
     if (stat.isFile()) return readSized(fd, stat.size, path);
-    waitsForWriter = stat.isFIFO() && !stdin && !isAnonymousPipe(fd);
     streamed = true;
   } catch (error) {
     throw inFile(path, error);
@@ -102,20 +101,7 @@ export async function readFilterBytes(
     // that moment, with no reader (EPIPE).
     if (!stdin && !streamed) closeSync(fd);
   }
-  return stdin ? readStdin(path, interrupts) : readStreamed(path, fd, waitsForWriter, interrupts);
-}
-
-/**
- * Whether descriptor `fd`, a FIFO by its type, is an anonymous pipe (`/dev/fd/N` of a shell's `<(...)`, a pipe a
- * parent passed): its writer was there from the start, so a read of 0 bytes is its end. Linux names it
- * `pipe:[inode]` in /proc; where /proc cannot say, false (it is then read as a named FIFO).
- */
-function isAnonymousPipe(fd: number): boolean {
-  try {
-    return readlinkSync(`/proc/self/fd/${fd}`).startsWith('pipe:');
-  } catch {
-    return false;
-  }
+  return stdin ? readStdin(path, interrupts) : readStreamed(path, fd, interrupts);
 }
 
 /** A regular file's bytes, read by its size: its header checked against that size before the rest is read. */
@@ -136,46 +122,31 @@ function readSized(fd: number, size: number, path: string): FilterFileBytes {
 const STREAM_CHUNK_BYTES = 2 ** 20;
 
 /**
- * A filter through a pipe, FIFO or device, read to its end as a stream (its size is unknown until then). The
- * descriptor is non-blocking and polled from the event loop, so the process still sees a stop signal while no writer
- * has come or no byte arrives, and then ends with a CliError. (A read or an open blocked in the thread pool would
- * keep even `process.exit` waiting.) `fd` is the descriptor `readFilterBytes` opened, non-blocking; it is closed here.
- * `waitsForWriter`: a named FIFO, which reads as ended (0 bytes) until its first writer opens it, so a 0 read ends
- * the stream only once a writer has come (one that opens and leaves without writing is not seen: the run waits on
- * for the next); any other stream (an anonymous pipe, a device such as /dev/null, a socket) ends at its first 0 read.
- * Memory grows with the bytes that arrive, never with what a header claims: the header is checked once its 24 bytes
- * are in, and a stream longer than its header says, or than 1 GiB, is refused.
+ * A filter through a pipe, FIFO or device, read to its end as a stream (its size is unknown until then), through
+ * the same {@link Input} as keys: a pipe, FIFO or socket as a libuv stream in the event loop, so the process still
+ * sees a stop signal while no writer has come or no byte arrives, and then ends with a CliError. (A read blocked in
+ * the thread pool would keep even `process.exit` waiting.) A named FIFO ends once a writer has come and gone (one
+ * that wrote nothing included: the kernel reports the hang-up only after a writer); an anonymous pipe (the shell's
+ * `<(...)`) or a device such as /dev/null ends at its first empty read. `fd` is the descriptor `readFilterBytes`
+ * opened, non-blocking; it is closed here. Memory grows with the bytes that arrive, never with what a header claims:
+ * the header is checked once its 24 bytes are in, and a stream longer than its header says, or than 1 GiB, is refused.
  */
-async function readStreamed(
-  path: string,
-  fd: number,
-  waitsForWriter: boolean,
-  interrupts: Interrupts,
-): Promise<FilterFileBytes> {
+async function readStreamed(path: string, fd: number, interrupts: Interrupts): Promise<FilterFileBytes> {
   const collected = new StreamBytes(path);
-  const chunk = new Uint8Array(STREAM_CHUNK_BYTES);
+  const chunk = Buffer.allocUnsafe(STREAM_CHUNK_BYTES);
+  const input = inputOf(fd, true);
   try {
-    // A stream reads as empty (EAGAIN) while its writer is there and has written nothing more.
-    let writerCame = !waitsForWriter;
     for (;;) {
-      let n: number;
-      try {
-        n = readSync(fd, chunk, 0, chunk.length, null);
-      } catch (error) {
-        if ((error as { code?: unknown }).code !== 'EAGAIN') throw inFile(path, error);
-        writerCame = true;
-        n = -1;
-      }
-      if (n > 0) {
-        writerCame = true;
-        collected.add(chunk.slice(0, n));
-        continue;
-      }
-      if (n === 0 && writerCame) break;
-      await untilStopped(new Promise((wake) => setTimeout(wake, 5)), interrupts, path);
+      const n = await untilStopped(input.read(chunk, 0, chunk.length), interrupts, path).catch(
+        (error: unknown) => {
+          throw error instanceof CliError ? error : inFile(path, error);
+        },
+      );
+      if (n === 0) break;
+      collected.add(new Uint8Array(chunk.subarray(0, n))); // a copy: the chunk is read into again
     }
   } finally {
-    closeSync(fd);
+    input.close();
   }
   return collected.done();
 }
@@ -203,7 +174,14 @@ class StreamBytes {
     this.chunks.push(chunk);
     this.total += chunk.length;
     if (this.claimed === Number.POSITIVE_INFINITY && this.total >= HEADER_BYTES) {
-      this.claimed = claimedLength(concat(this.chunks, HEADER_BYTES));
+      const head = concat(this.chunks, HEADER_BYTES);
+      this.claimed = claimedLength(head);
+      // A foreign stream (/dev/zero, another format) is refused by its header, as a file is, not for its length.
+      try {
+        readFileHeader(head, this.claimed);
+      } catch (error) {
+        throw inFile(this.path, error);
+      }
     }
     if (this.total > this.claimed || this.total > ONE_READ_BYTES) {
       throw new CliError(

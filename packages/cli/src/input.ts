@@ -28,7 +28,11 @@ export function openInput(file: string): Input {
   return inputOf(openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)), true);
 }
 
-function inputOf(fd: number, owned: boolean): Input {
+/**
+ * Descriptor `fd` as an input, by what it is: a FIFO, pipe or socket as a libuv stream, a terminal as a tty stream,
+ * anything else (a regular file, a device) read in the thread pool. `owned`: closed with the input.
+ */
+export function inputOf(fd: number, owned: boolean): Input {
   const stat = fstatSync(fd);
   if (stat.isFIFO() || stat.isSocket()) return new PipeInput(fd);
   if (stat.isCharacterDevice() && isatty(fd)) return new StreamInput(new ReadStream(fd));

@@ -245,6 +245,17 @@ describe('stop signals', () => {
       }
     }
     expect(readFileSync(at('merged-from-fifo.bf'))).toEqual(bytes);
+    // A writer that opens the FIFO and leaves having written nothing ends the stream: 0 bytes, refused at once.
+    const emptied = at('emptied.fifo');
+    execFileSync('mkfifo', [emptied]);
+    const waiting = startBloomkit(['info', emptied], dir);
+    const answered = finished(waiting);
+    await writeOnceOpened(emptied, new Uint8Array(0));
+    const killer = setTimeout(() => waiting.kill('SIGKILL'), 20_000);
+    expect(await answered.finally(() => clearTimeout(killer))).toMatchObject({
+      status: 2,
+      stderr: `bloomkit: ${emptied}: input is 0 bytes, shorter than the smallest filter file (28 bytes)\n`,
+    });
     // A stream longer than its header says, or a foreign one, is refused with the input named.
     const longer = await bloomkit(['info', '/dev/stdin'], {
       cwd: dir,
@@ -254,9 +265,12 @@ describe('stop signals', () => {
       2,
       `bloomkit: /dev/stdin: the stream goes on past ${bytes.length} bytes, the length its header gives\n`,
     ]);
+    // A foreign stream is refused by its header, as a file is, not read on to a length it never claimed.
     const zeros = await bloomkit(['info', '/dev/zero'], { cwd: dir });
-    expect(zeros.status).toBe(2);
-    expect(zeros.stderr).toMatch(/^bloomkit: \/dev\/zero: /);
+    expect([zeros.status, zeros.stderr]).toEqual([
+      2,
+      'bloomkit: /dev/zero: not a bloomkit filter (magic bytes are not "BLMK")\n',
+    ]);
   });
 
   it('a stream that ends before its first byte (/dev/null, an anonymous pipe whose writer left) is refused at once, not waited on', async () => {
