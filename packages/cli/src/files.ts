@@ -19,7 +19,7 @@ import { BloomError, type FilterHeader, HEADER_BYTES, readFileHeader } from '@bl
 import { CliError, describeError } from './errors.js';
 import { type AnyFilter, decodeFilter } from './filters.js';
 import { inputOf } from './input.js';
-import { type Interrupts, NEVER_INTERRUPTED } from './interrupts.js';
+import { type Interrupts, NEVER_INTERRUPTED, untilStopped } from './interrupts.js';
 
 /** Files up to this size are read into one array; larger ones in page-sized parts (the library's 512 MiB). */
 const ONE_READ_BYTES = 2 ** 30;
@@ -218,21 +218,6 @@ function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {
     at += take;
   }
   return out;
-}
-
-/** `work`, unless a stop signal comes first: then a CliError (the run exits 128 + the signal's number). */
-async function untilStopped<T>(work: Promise<T>, interrupts: Interrupts, path: string): Promise<T> {
-  let cancel: () => void = () => undefined;
-  const stopped = new Promise<never>((_, reject) => {
-    cancel = interrupts.onStop(() => reject(new CliError(`${path}: interrupted while waiting for input`)));
-  });
-  try {
-    if (interrupts.interrupted) throw new CliError(`${path}: interrupted while waiting for input`);
-    return await Promise.race([work, stopped]);
-  } finally {
-    cancel();
-    stopped.catch(() => undefined);
-  }
 }
 
 /** Bytes [offset, offset + length) of an open file. */

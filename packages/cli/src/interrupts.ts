@@ -1,4 +1,5 @@
 import { constants } from 'node:os';
+import { CliError } from './errors.js';
 
 /** The signals that stop a run cleanly: the main loop commits what it acknowledged, then exits 128 + the number. */
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -63,3 +64,20 @@ export class Interrupts {
 
 /** What a run that was never interrupted sees: no signal, and a wait that never ends early. */
 export const NEVER_INTERRUPTED: Interrupts = new Interrupts();
+
+/**
+ * `work`, unless a stop signal comes first: then a CliError naming `path` (the run exits 128 + the signal's number).
+ */
+export async function untilStopped<T>(work: Promise<T>, interrupts: Interrupts, path: string): Promise<T> {
+  let cancel: () => void = () => undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    cancel = interrupts.onStop(() => reject(new CliError(`${path}: interrupted while waiting for input`)));
+  });
+  try {
+    if (interrupts.interrupted) throw new CliError(`${path}: interrupted while waiting for input`);
+    return await Promise.race([work, stopped]);
+  } finally {
+    cancel();
+    stopped.catch(() => undefined);
+  }
+}

@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
 import type { RedisBloomFilter } from '@bloomkit/redis';
-import { CliError, describeError } from './errors.js';
+import { CliError } from './errors.js';
+import { type Interrupts, NEVER_INTERRUPTED } from './interrupts.js';
+import { readSmallFile } from './small-file.js';
 
 /** How long a connection may take before the command gives up, in ms. */
 export const CONNECT_TIMEOUT_MS = 3000;
@@ -39,12 +40,13 @@ function serverOf(target: RedisTarget): string {
   return `${target.url.protocol}//${target.host}:${target.port}`;
 }
 
-export function parseRedisTarget(
+export async function parseRedisTarget(
   text: string,
   flags: RedisConnectionFlags = {},
   env: Record<string, string | undefined> = process.env,
   names: 'filter' | 'server' = 'filter',
-): RedisTarget {
+  interrupts: Interrupts = NEVER_INTERRUPTED,
+): Promise<RedisTarget> {
   let url: URL;
   try {
     url = new URL(text);
@@ -68,7 +70,8 @@ export function parseRedisTarget(
   }
   const cluster = flags.cluster === true;
   const db = databaseOf(text, url, cluster);
-  const password = passwordOf(text, url, flags, env);
+  const password = await passwordOf(text, url, flags, env, interrupts);
+  const tls = await tlsOf(text, url, flags, interrupts);
   return {
     url,
     host: url.hostname || '127.0.0.1',
@@ -78,7 +81,7 @@ export function parseRedisTarget(
     db,
     username: url.username === '' ? undefined : decodeURIComponent(url.username),
     password,
-    tls: tlsOf(text, url, flags),
+    tls,
   };
 }
 
@@ -97,13 +100,19 @@ function databaseOf(text: string, url: URL, cluster: boolean): number {
   return db;
 }
 
+/** The most read of a --password-file (a password is a line; this only keeps a wrong file from filling memory). */
+const PASSWORD_FILE_BYTES = 64 * 1024;
+/** The most read of a --tls-ca, --tls-cert or --tls-key file (a system's whole CA bundle is about 220 KB). */
+const TLS_FILE_BYTES = 16 * 1024 * 1024;
+
 /** The password: the URL's, else the first line of --password-file, else REDISCLI_AUTH; one source only. */
-function passwordOf(
+async function passwordOf(
   text: string,
   url: URL,
   flags: RedisConnectionFlags,
   env: Record<string, string | undefined>,
-): string | undefined {
+  interrupts: Interrupts,
+): Promise<string | undefined> {
   if (url.password !== '') {
     if (flags.passwordFile !== undefined) {
       throw new CliError(`${text}: give the password once: in the URL or with --password-file, not both`);
@@ -111,12 +120,9 @@ function passwordOf(
     return decodeURIComponent(url.password);
   }
   if (flags.passwordFile !== undefined) {
-    let content: string;
-    try {
-      content = readFileSync(flags.passwordFile, 'utf8');
-    } catch (error) {
-      throw new CliError(`--password-file: ${describeError(error, flags.passwordFile)}`);
-    }
+    const content = (
+      await readSmallFile(flags.passwordFile, '--password-file', PASSWORD_FILE_BYTES, interrupts)
+    ).toString('utf8');
     const password = content.replace(/\r?\n$/, '');
     if (password === '' || password.includes('\n')) {
       throw new CliError(`--password-file: ${flags.passwordFile} must hold the password on one line`);
@@ -128,7 +134,12 @@ function passwordOf(
 }
 
 /** TLS for `rediss://`: the CA, certificate and key files, read now (so a missing file is one clear error). */
-function tlsOf(text: string, url: URL, flags: RedisConnectionFlags): RedisTarget['tls'] {
+async function tlsOf(
+  text: string,
+  url: URL,
+  flags: RedisConnectionFlags,
+  interrupts: Interrupts,
+): Promise<RedisTarget['tls']> {
   const files = { ca: flags.tlsCa, cert: flags.tlsCert, key: flags.tlsKey };
   const given = Object.entries(files).filter(([, file]) => file !== undefined);
   if (url.protocol === 'redis:') {
@@ -144,11 +155,12 @@ function tlsOf(text: string, url: URL, flags: RedisConnectionFlags): RedisTarget
   }
   const tls: { ca?: Buffer; cert?: Buffer; key?: Buffer } = {};
   for (const [field, file] of given) {
-    try {
-      tls[field as 'ca' | 'cert' | 'key'] = readFileSync(file!);
-    } catch (error) {
-      throw new CliError(`--tls-${field}: ${describeError(error, file)}`);
-    }
+    tls[field as 'ca' | 'cert' | 'key'] = await readSmallFile(
+      file!,
+      `--tls-${field}`,
+      TLS_FILE_BYTES,
+      interrupts,
+    );
   }
   return tls;
 }

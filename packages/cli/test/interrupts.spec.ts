@@ -178,11 +178,17 @@ describe('stop signals', () => {
       expect(readFileSync(out)).toEqual(before);
     });
 
-    it(`${signal} while add, has or dedup waits on a FIFO of keys that no one opens to write: exit ${status}, the filter unchanged`, async () => {
+    it(`${signal} while add, has, dedup or push waits on a FIFO of keys or of a password that no one opens to write: exit ${status}, the filter unchanged`, async () => {
       const file = at(`keys-target-${signal}.bf`);
       expect((await bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir })).status).toBe(0);
       const before = readFileSync(file);
-      for (const args of [['add', file, '--from'], ['has', file, '--from'], ['dedup']]) {
+      for (const args of [
+        ['add', file, '--from'],
+        ['has', file, '--from'],
+        ['dedup'],
+        // No server listens on port 1: the run never gets that far.
+        ['push', file, 'redis://127.0.0.1:1/never', '--password-file'],
+      ]) {
         const fifo = at(`unwritten-${signal}-${args[0]}.fifo`);
         execFileSync('mkfifo', [fifo]);
         const child = startBloomkit([...args, fifo], dir);

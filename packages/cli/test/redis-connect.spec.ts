@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { freePort, type RedisProcess, startRedis } from '@bloomkit/testkit/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -209,7 +210,7 @@ describe('Redis URLs and unreachable servers', () => {
   it('fails a closed port at once, without retrying, with one line', async () => {
     const port = await freePort();
     // ioredis's defaults would reconnect for about 10 s; the CLI's options never reconnect (no clock is read here).
-    const options = clientOptions(parseRedisTarget(`redis://127.0.0.1:${port}/nobody`));
+    const options = clientOptions(await parseRedisTarget(`redis://127.0.0.1:${port}/nobody`));
     expect([options.retryStrategy(), options.connectTimeout]).toEqual([null, CONNECT_TIMEOUT_MS]);
     const run = await bloomkit(['push', file, `redis://127.0.0.1:${port}/nobody`], {
       cwd: dir,
@@ -222,15 +223,17 @@ describe('Redis URLs and unreachable servers', () => {
   });
 
   it('refuses a filter named by digits (redis-cli reads a database there) and reads ?db=N', async () => {
-    expect(() => parseRedisTarget('redis://host/0')).toThrow(
+    await expect(parseRedisTarget('redis://host/0')).rejects.toThrow(
       'redis://host/0: "0" would be a filter named by digits, where redis-cli reads a database number; name the filter (redis://host:6379/seen) and choose a database with ?db=0',
     );
-    expect(parseRedisTarget('redis://host/seen?db=3', {}, {}).db).toBe(3);
-    expect(() => parseRedisTarget('redis://host/seen?db=x', {}, {})).toThrow(/\?db must be a database index/);
-    expect(() => parseRedisTarget('redis://host/seen?db=1', { cluster: true }, {})).toThrow(
+    expect((await parseRedisTarget('redis://host/seen?db=3', {}, {})).db).toBe(3);
+    await expect(parseRedisTarget('redis://host/seen?db=x', {}, {})).rejects.toThrow(
+      /\?db must be a database index/,
+    );
+    await expect(parseRedisTarget('redis://host/seen?db=1', { cluster: true }, {})).rejects.toThrow(
       /a Redis Cluster has database 0 only/,
     );
-    expect(() => parseRedisTarget('redis://host/seen?timeout=1', {}, {})).toThrow(
+    await expect(parseRedisTarget('redis://host/seen?timeout=1', {}, {})).rejects.toThrow(
       /unknown URL parameter "timeout"/,
     );
     // In a real database: the filter is created in database 2, not 0.
@@ -259,32 +262,50 @@ describe('Redis URLs and unreachable servers', () => {
     expect(keysIn(0)).toBe('');
   });
 
-  it('takes the password from one place: the URL, else --password-file, else REDISCLI_AUTH', () => {
+  it('takes the password from one place: the URL, else --password-file, else REDISCLI_AUTH', async () => {
     const secret = join(dir, 'one-line.txt');
     writeFileSync(secret, 'from-file\r\n');
-    expect(parseRedisTarget('redis://:from%20url@host/f', {}, { REDISCLI_AUTH: 'env' }).password).toBe(
-      'from url',
-    );
     expect(
-      parseRedisTarget('redis://host/f', { passwordFile: secret }, { REDISCLI_AUTH: 'env' }).password,
+      (await parseRedisTarget('redis://:from%20url@host/f', {}, { REDISCLI_AUTH: 'env' })).password,
+    ).toBe('from url');
+    expect(
+      (await parseRedisTarget('redis://host/f', { passwordFile: secret }, { REDISCLI_AUTH: 'env' })).password,
     ).toBe('from-file');
-    expect(parseRedisTarget('redis://host/f', {}, { REDISCLI_AUTH: 'env' }).password).toBe('env');
-    expect(parseRedisTarget('redis://host/f', {}, {}).password).toBeUndefined();
-    expect(() => parseRedisTarget('redis://:p@host/f', { passwordFile: secret }, {})).toThrow(
+    expect((await parseRedisTarget('redis://host/f', {}, { REDISCLI_AUTH: 'env' })).password).toBe('env');
+    expect((await parseRedisTarget('redis://host/f', {}, {})).password).toBeUndefined();
+    await expect(parseRedisTarget('redis://:p@host/f', { passwordFile: secret }, {})).rejects.toThrow(
       /give the password once/,
     );
     writeFileSync(secret, '');
-    expect(() => parseRedisTarget('redis://host/f', { passwordFile: secret }, {})).toThrow(/on one line/);
-    expect(() => parseRedisTarget('redis://host/f', { tlsCa: secret }, {})).toThrow(
+    await expect(parseRedisTarget('redis://host/f', { passwordFile: secret }, {})).rejects.toThrow(
+      /on one line/,
+    );
+    await expect(parseRedisTarget('redis://host/f', { tlsCa: secret }, {})).rejects.toThrow(
       /needs a TLS connection: write rediss:\/\//,
     );
-    expect(() => parseRedisTarget('rediss://host/f', { tlsCert: secret }, {})).toThrow(
+    await expect(parseRedisTarget('rediss://host/f', { tlsCert: secret }, {})).rejects.toThrow(
       /--tls-cert and --tls-key go together/,
     );
+    // A file that never ends is refused at the most a password or a certificate needs, not read into memory.
+    await expect(parseRedisTarget('redis://host/f', { passwordFile: '/dev/zero' }, {})).rejects.toThrow(
+      '--password-file: /dev/zero is longer than 65536 bytes, the most read',
+    );
+    await expect(parseRedisTarget('rediss://host/f', { tlsCa: '/dev/zero' }, {})).rejects.toThrow(
+      '--tls-ca: /dev/zero is longer than 16777216 bytes, the most read',
+    );
+    await expect(
+      parseRedisTarget('redis://host/f', { passwordFile: join(dir, 'absent') }, {}),
+    ).rejects.toThrow(/^--password-file: .*absent: /);
+    // A FIFO (a password manager writing it when asked) is read as it is written.
+    const fifo = join(dir, 'password.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const target = parseRedisTarget('redis://host/f', { passwordFile: fifo }, {});
+    await writeFile(fifo, 'through-a-fifo\n');
+    expect((await target).password).toBe('through-a-fifo');
   });
 
   it('explains a connection that times out and a host that does not resolve', async () => {
-    const target = parseRedisTarget('redis://example.invalid:6380/f', {}, {});
+    const target = await parseRedisTarget('redis://example.invalid:6380/f', {}, {});
     const timeout = Object.assign(new Error('connect ETIMEDOUT'), { code: 'ETIMEDOUT' });
     expect(explainRedisFailure(target, new Error('Connection is closed.'), timeout)).toBe(
       'no answer within 3 s: check the host, the port and any firewall between',

@@ -109,7 +109,13 @@ export const registerDedup: Registration = (program, { exit, writer, interrupts 
         return exit(await runDedup(options, writer(o)));
       }
       if (o.state !== undefined) throw new CliError('dedup: give --state (a file) or --redis, not both');
-      exit(await runRedisDedup(parseRedisTarget(textOf(o.redis), redisFlags(o)), options, interrupts));
+      exit(
+        await runRedisDedup(
+          await parseRedisTarget(textOf(o.redis), redisFlags(o), process.env, 'filter', interrupts),
+          options,
+          interrupts,
+        ),
+      );
     });
 };
 

@@ -34,7 +34,7 @@ export const registerRedisCommands: Registration = (program, { exit, writer, int
       exit(
         await runPush(
           textOf(file),
-          parseRedisTarget(textOf(url), redisFlags(o)),
+          await parseRedisTarget(textOf(url), redisFlags(o), process.env, 'filter', interrupts),
           { replace: o.replace === true, shards: o.shards, ttl: o.ttl },
           interrupts,
         ),
@@ -51,7 +51,13 @@ export const registerRedisCommands: Registration = (program, { exit, writer, int
     .addOption(waitFlag())
     .addHelpText('after', REDIS_HELP)
     .action(async (url: string, file: string, o) =>
-      exit(await runPull(parseRedisTarget(textOf(url), redisFlags(o)), textOf(file), writer(o))),
+      exit(
+        await runPull(
+          await parseRedisTarget(textOf(url), redisFlags(o), process.env, 'filter', interrupts),
+          textOf(file),
+          writer(o),
+        ),
+      ),
     );
 
   const redis = program
@@ -81,7 +87,7 @@ Example:\n  bloomkit redis functions install redis://127.0.0.1:6379`,
       exit(
         await runFunctions(
           action as FunctionsAction,
-          parseRedisTarget(textOf(url), redisFlags(o), process.env, 'server'),
+          await parseRedisTarget(textOf(url), redisFlags(o), process.env, 'server', interrupts),
         ),
       );
     });
