@@ -1,8 +1,9 @@
 import type { Key } from '@bloomkit/core';
 import { keyOf } from './arguments.js';
+import { CliError } from './errors.js';
 import { type Input, openInput } from './input.js';
 import { type Interrupts, NEVER_INTERRUPTED } from './interrupts.js';
-import { forEachLine, LF, NUL } from './lines.js';
+import { forEachLine, LF, LineTooLongError, NUL } from './lines.js';
 
 /** Where the keys of `add`, `has` and `delete` come from. */
 export interface KeySource {
@@ -58,11 +59,18 @@ export async function visitKeys(
   }
 }
 
-/** Runs `use` on the input `file` (`-` is stdin), open until `use` settles. */
+/**
+ * Runs `use` on the input `file` (`-` is stdin), open until `use` settles. A line too long to read whole is
+ * reported with the input's name.
+ */
 export async function withInput(file: string, use: (input: Input) => Promise<void>): Promise<void> {
   const input = openInput(file);
   try {
     await use(input);
+  } catch (error) {
+    if (error instanceof LineTooLongError)
+      throw new CliError(`${file === '-' ? 'stdin' : file}: ${error.message}`);
+    throw error;
   } finally {
     input.close();
   }

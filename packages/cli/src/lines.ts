@@ -1,3 +1,4 @@
+import { CliError } from './errors.js';
 import type { Input } from './input.js';
 import { type Interrupts, NEVER_INTERRUPTED } from './interrupts.js';
 
@@ -44,6 +45,22 @@ export interface LongLineHandler {
 
 /** Bytes read at a time. */
 const READ_BYTES = 1 << 20;
+
+/**
+ * The longest line read whole, by a reader without a {@link LongLineHandler} (`add`, `has`, `delete`, `except`,
+ * `dedup --redis`): its key is held in the read buffer, which doubles up to this, so an input with no separator
+ * (`/dev/zero`, a binary file given by mistake) is refused at 64 MiB instead of growing until memory runs out.
+ */
+export const MAX_LINE_BYTES = 64 * 2 ** 20;
+
+/** A line longer than {@link MAX_LINE_BYTES}; the input's name is added by whoever opened it (keys.ts). */
+export class LineTooLongError extends CliError {
+  constructor() {
+    super(
+      `a line is longer than ${MAX_LINE_BYTES / 2 ** 20} MiB, the longest key read (dedup, except with --redis, takes lines of any length)`,
+    );
+  }
+}
 
 /**
  * Receives the complete lines of a block at once: `chunk[start, end)` holds whole lines, each ending with the
@@ -113,8 +130,9 @@ class LineReader {
   async next(onLine: LineHandler): Promise<boolean> {
     const separator = this.separator;
     if (this.filled === this.buffer.length) {
-      if (this.long === undefined) this.buffer = grow(this.buffer);
-      else this.spill(this.long);
+      if (this.long !== undefined) this.spill(this.long);
+      else if (this.buffer.length >= MAX_LINE_BYTES) throw new LineTooLongError();
+      else this.buffer = grow(this.buffer);
     }
     const buffer = this.buffer;
     if (this.interrupts.interrupted) return false;

@@ -65,3 +65,37 @@ describe('dedup of lines longer than its buffer', () => {
     expect(long - short).toBeLessThan(50);
   });
 });
+
+describe('keys read whole (add, has)', () => {
+  it('a line up to 64 MiB is a key; a longer one (an input with no separator) is refused, the file unchanged', async () => {
+    const file = join(dir, 'whole.bf');
+    expect((await bloomkit(['create', file, '-n', '100', '-p', '0.01'], { cwd: dir })).status).toBe(0);
+    const before = readFileSync(file);
+    const refused = (name: string) =>
+      `bloomkit: ${name}: a line is longer than 64 MiB, the longest key read (dedup, except with --redis, takes lines of any length)\n`;
+    // No separator at all: refused after 64 MiB read, not grown until memory runs out.
+    const zeros = await bloomkit(['add', file, '--from', '/dev/zero'], { cwd: dir });
+    expect([zeros.status, zeros.stderr]).toEqual([2, refused('/dev/zero')]);
+    const tooLong = Buffer.concat([Buffer.from('first\n'), line(64 * MiB, 'z'), Buffer.from('\n')]);
+    for (const args of [
+      ['add', '-v', file],
+      ['has', file],
+    ]) {
+      const run = await bloomkit(args, { cwd: dir, input: tooLong });
+      expect([args[0], run.status, run.stdout, run.stderr]).toEqual([args[0], 2, '', refused('stdin')]);
+    }
+    expect(readFileSync(file)).toEqual(before);
+    // One byte shorter is a key like any other.
+    const longest = line(64 * MiB - 1, 'z');
+    const added = await bloomkit(['add', file], {
+      cwd: dir,
+      input: Buffer.concat([longest, Buffer.from('\n')]),
+    });
+    expect([added.status, added.stderr]).toEqual([0, '']);
+    const asked = await bloomkit(['has', file], {
+      cwd: dir,
+      input: Buffer.concat([longest, Buffer.from('\n')]),
+    });
+    expect([asked.status, asked.stderr]).toEqual([0, '']);
+  });
+});
