@@ -20,6 +20,7 @@ import { CliError, describeError } from './errors.js';
 import { type AnyFilter, decodeFilter } from './filters.js';
 import { inputOf } from './input.js';
 import { type Interrupts, NEVER_INTERRUPTED, untilStopped } from './interrupts.js';
+import { writeAll as writeAllOf } from './spool.js';
 
 /** Files up to this size are read into one array; larger ones in page-sized parts (the library's 512 MiB). */
 const ONE_READ_BYTES = 2 ** 30;
@@ -306,6 +307,23 @@ export function writeFilterFile(target: string, filter: AnyFilter, shownAs: stri
     throw inFile(shownAs, error);
   }
   syncDirectory(dirname(target));
+}
+
+/** Whether an output path names stdout: `-`, or `/dev/stdout` (which names the pipe or terminal, not a file). */
+export function isStdout(path: string): boolean {
+  return path === '-' || path === '/dev/stdout';
+}
+
+/**
+ * Writes a filter's bytes to stdout (`merge - …`, `pull URL -`), as a file holds them. No lock and no rename: a
+ * stream is not replaced, it is written once; a reader that stops early ends the run with EPIPE.
+ */
+export function writeFilterToStdout(filter: AnyFilter): void {
+  try {
+    for (const part of filter.serializeParts()) writeAllOf(1, part, 0, part.length);
+  } catch (error) {
+    throw inFile('stdout', error);
+  }
 }
 
 /** Temporary files of {@link writeFilterFile} (random hex) and of versions before it (a process id). */

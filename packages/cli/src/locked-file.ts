@@ -1,4 +1,4 @@
-import { lstatSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { CliError } from './errors.js';
 import { removeStaleTemps, writeTarget } from './files.js';
 import type { Interrupts } from './interrupts.js';
@@ -22,6 +22,7 @@ export async function withLockedFile<T>(
   options: WriterOptions,
   use: (target: string) => T | Promise<T>,
 ): Promise<T> {
+  refuseNonRegular(path);
   const target = writeTarget(path);
   const lock = await FileLock.acquire(target, options.wait, options.interrupts);
   try {
@@ -31,6 +32,25 @@ export async function withLockedFile<T>(
   } finally {
     lock.release();
   }
+}
+
+/**
+ * A filter file is replaced by a new one, so what `path` names (its links followed) must be a regular file or
+ * nothing yet: a FIFO, a device or a socket would be replaced by a file, its reader left waiting, and `/dev/stdout`
+ * names a pipe or a terminal, beside which no lock can be made. A CliError before the lock is taken.
+ */
+function refuseNonRegular(path: string): void {
+  let stat: ReturnType<typeof statSync>;
+  try {
+    stat = statSync(path);
+  } catch {
+    return; // Not there yet (or not reachable: the lock and the write say why).
+  }
+  if (stat.isFile() || stat.isDirectory()) return; // A directory: the reader and the writer say so.
+  const what = stat.isFIFO() ? 'a FIFO' : stat.isSocket() ? 'a socket' : 'a device';
+  throw new CliError(
+    `${path}: is ${what}, not a regular file; a filter file is replaced by a new file (atomically), so it must be a regular file or absent (merge, intersect and pull write to stdout with -)`,
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BlockedBloomFilter } from '@bloomkit/blocked';
 import { chooseShape, standardLayout } from '@bloomkit/core';
@@ -230,6 +231,55 @@ describe('merge, intersect, delete', () => {
     expect((await bloomkit(['merge', at('m.bf'), a, at('std.bf')], { cwd: dir })).stderr).toMatch(
       /a standard filter cannot combine/,
     );
+  });
+
+  it('merge - and intersect - write the result to stdout (also as /dev/stdout), byte for byte the file', async () => {
+    const a = at('out-a.bf');
+    const b = at('out-b.bf');
+    for (const [file, key] of [
+      [a, 'x'],
+      [b, 'y'],
+    ] as const) {
+      expect((await bloomkit(['create', file, '-n', '1000', '-p', '0.01'], { cwd: dir })).status).toBe(0);
+      expect((await bloomkit(['add', file, key, 'both'], { cwd: dir })).status).toBe(0);
+    }
+    for (const operation of ['merge', 'intersect']) {
+      expect((await bloomkit([operation, at(`${operation}-file.bf`), a, b], { cwd: dir })).status).toBe(0);
+      const file = readFileSync(at(`${operation}-file.bf`));
+      for (const out of ['-', '/dev/stdout']) {
+        const run = await bloomkit([operation, out, a, b], { cwd: dir });
+        expect([operation, out, run.status, run.stderr]).toEqual([operation, out, 0, '']);
+        expect(run.bytes).toEqual(file);
+      }
+    }
+    // No file named "-" was made, and no lock beside one.
+    expect(readdirSync(dir).filter((name) => name.includes('-.') || name === '-')).toEqual([]);
+  });
+
+  it('a FIFO or a device as the file to write is refused before anything is read, and left as it was', async () => {
+    const source = at('plain.bf');
+    expect((await bloomkit(['create', source, '-n', '100', '-p', '0.01'], { cwd: dir })).status).toBe(0);
+    const fifo = at('planted.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const refused = (path: string, what: string) =>
+      `bloomkit: ${path}: is ${what}, not a regular file; a filter file is replaced by a new file (atomically), so it must be a regular file or absent (merge, intersect and pull write to stdout with -)\n`;
+    for (const args of [
+      ['merge', fifo, source],
+      ['create', fifo, '-n', '100', '-p', '0.01', '--force'],
+      ['add', fifo, 'k'],
+      ['dedup', '--state', fifo],
+    ]) {
+      const run = await bloomkit(args, { cwd: dir, input: 'k\n' });
+      expect([args[0], run.status, run.stdout, run.stderr]).toEqual([
+        args[0],
+        2,
+        '',
+        refused(fifo, 'a FIFO'),
+      ]);
+      expect(lstatSync(fifo).isFIFO()).toBe(true);
+    }
+    const device = await bloomkit(['merge', '/dev/null', source], { cwd: dir });
+    expect([device.status, device.stderr]).toEqual([2, refused('/dev/null', 'a device')]);
   });
 
   it('delete works on counting filters only', async () => {

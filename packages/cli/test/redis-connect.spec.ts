@@ -131,6 +131,10 @@ describe('Redis passwords: REDISCLI_AUTH, --password-file, and one-line errors t
       (await bloomkit(['pull', url, pulled], { cwd: dir, env: env({ REDISCLI_AUTH: PASSWORD }) })).status,
     ).toBe(0);
     expect(readFileSync(pulled)).toEqual(readFileSync(file));
+    // To stdout: the same bytes.
+    const toStdout = await bloomkit(['pull', url, '-'], { cwd: dir, env: env({ REDISCLI_AUTH: PASSWORD }) });
+    expect([toStdout.status, toStdout.stderr]).toEqual([0, '']);
+    expect(toStdout.bytes).toEqual(readFileSync(file));
   });
 
   it('takes the password from --password-file (its first line)', async () => {

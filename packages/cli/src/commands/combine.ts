@@ -1,5 +1,5 @@
 import { CliError, EXIT } from '../errors.js';
-import { readFilterFile, writeFilterFile, writeTarget } from '../files.js';
+import { isStdout, readFilterFile, writeFilterFile, writeFilterToStdout, writeTarget } from '../files.js';
 import { type AnyFilter, kindName } from '../filters.js';
 import type { Interrupts } from '../interrupts.js';
 import { type WriterOptions, withLockedFile } from '../locked-file.js';
@@ -17,23 +17,37 @@ export async function runCombine(
 ): Promise<number> {
   if (inputs.length === 0)
     throw new CliError(`${operation === 'union' ? 'merge' : 'intersect'}: give at least one input file`);
-  return withLockedFile(out, writer, (target) => combine(operation, target, out, inputs, writer.interrupts));
+  if (isStdout(out)) {
+    const result = await combine(operation, undefined, out, inputs, writer.interrupts);
+    writeFilterToStdout(result);
+    return EXIT.ok;
+  }
+  return withLockedFile(out, writer, async (target) => {
+    const result = await combine(operation, target, out, inputs, writer.interrupts);
+    writeFilterFile(target, result, out);
+    return EXIT.ok;
+  });
 }
 
 /**
- * Reads every input, then writes the result; nothing is written when a stop signal comes first (the run then exits
- * 128 + its number, OUT as it was).
+ * Reads every input and combines them; a stop signal first is a CliError, so nothing is written (the run then
+ * exits 128 + its number, OUT as it was). `target`: OUT's resolved path, read under its lock when it is also an
+ * input; undefined for stdout.
  */
 async function combine(
   operation: 'union' | 'intersect',
-  target: string,
+  target: string | undefined,
   out: string,
   inputs: readonly string[],
   interrupts: Interrupts,
-): Promise<number> {
+): Promise<AnyFilter> {
   let result: AnyFilter | undefined;
   for (const file of inputs) {
-    const filter = await readFilterFile(writeTarget(file) === target ? target : file, 'once', interrupts);
+    const filter = await readFilterFile(
+      target !== undefined && writeTarget(file) === target ? target : file,
+      'once',
+      interrupts,
+    );
     // A turn of the event loop, so a signal that came while this input was read is seen before the next.
     await new Promise((resolve) => setImmediate(resolve));
     if (interrupts.interrupted) throw new CliError(`${out}: interrupted; nothing was written`);
@@ -56,6 +70,5 @@ async function combine(
       );
     }
   }
-  writeFilterFile(target, result!, out);
-  return EXIT.ok;
+  return result!;
 }

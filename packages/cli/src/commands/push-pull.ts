@@ -1,5 +1,5 @@
 import { CliError, EXIT } from '../errors.js';
-import { inFile, readFilterBytes, writeFilterFile } from '../files.js';
+import { inFile, isStdout, readFilterBytes, writeFilterFile, writeFilterToStdout } from '../files.js';
 import { decodeFilter } from '../filters.js';
 import type { Interrupts } from '../interrupts.js';
 import { type WriterOptions, withLockedFile } from '../locked-file.js';
@@ -40,11 +40,18 @@ export async function runPush(
   });
 }
 
-/** `pull redis://host:port/NAME FILE`: a filter from Redis into a file, written atomically under its lock. */
+/**
+ * `pull redis://host:port/NAME FILE`: a filter from Redis into a file, written atomically under its lock, or to
+ * stdout (`-`).
+ */
 export async function runPull(target: RedisTarget, file: string, writer: WriterOptions): Promise<number> {
   return withRedis(target, async (client, Filter) => {
     const filter = await Filter.open(client, target.name);
     const local = await filter.toLocal();
+    if (isStdout(file)) {
+      writeFilterToStdout(local);
+      return EXIT.ok;
+    }
     return withLockedFile(file, writer, (path) => {
       writeFilterFile(path, local, file);
       return EXIT.ok;

@@ -26,7 +26,7 @@ export const registerInspectCommands: Registration = (program, { exit, writer, i
       program
         .command(name)
         .description(`write the ${what} of filter files (same kind, size, hashes and seed)`)
-        .argument('<out>', 'the filter file to write (may be one of the inputs)')
+        .argument('<out>', 'the filter file to write (may be one of the inputs; - for stdout)')
         .argument('<inputs...>', `filter files to ${name}`),
     ).action(async (out: string, inputs: string[], o) =>
       exit(await runCombine(operation, textOf(out), inputs.map(textOf), writer(o))),

@@ -46,7 +46,7 @@ export const registerRedisCommands: Registration = (program, { exit, writer, int
       .command('pull')
       .description('copy a filter from Redis into a file (written atomically)')
       .argument('<url>', 'redis://[user@]host[:port]/NAME[?db=N] (rediss:// for TLS)')
-      .argument('<file>', 'the filter file to write'),
+      .argument('<file>', 'the filter file to write (- for stdout)'),
   )
     .addOption(waitFlag())
     .addHelpText('after', REDIS_HELP)
