@@ -12,7 +12,6 @@ import {
   realpathSync,
   renameSync,
   unlinkSync,
-  writeSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { BloomError, type FilterHeader, HEADER_BYTES, readFileHeader } from '@bloomkit/core';
@@ -20,7 +19,7 @@ import { CliError, describeError } from './errors.js';
 import { type AnyFilter, decodeFilter } from './filters.js';
 import { inputOf } from './input.js';
 import { type Interrupts, NEVER_INTERRUPTED, untilStopped } from './interrupts.js';
-import { writeAll as writeAllOf } from './spool.js';
+import { writeAll } from './spool.js';
 
 /** Files up to this size are read into one array; larger ones in page-sized parts (the library's 512 MiB). */
 const ONE_READ_BYTES = 2 ** 30;
@@ -292,7 +291,7 @@ export function writeFilterFile(target: string, filter: AnyFilter, shownAs: stri
     throw inFile(shownAs, error);
   }
   try {
-    for (const part of filter.serializeParts()) writeAll(fd, part);
+    for (const part of filter.serializeParts()) writeAll(fd, part, 0, part.length);
     fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
@@ -320,7 +319,7 @@ export function isStdout(path: string): boolean {
  */
 export function writeFilterToStdout(filter: AnyFilter): void {
   try {
-    for (const part of filter.serializeParts()) writeAllOf(1, part, 0, part.length);
+    for (const part of filter.serializeParts()) writeAll(1, part, 0, part.length);
   } catch (error) {
     throw inFile('stdout', error);
   }
@@ -351,14 +350,6 @@ export function removeStaleTemps(target: string): void {
     } catch {
       // Removed by someone else, or not ours to remove: leave it.
     }
-  }
-}
-
-function writeAll(fd: number, bytes: Uint8Array): void {
-  // writeSync takes at most 2 GiB at once; the library's parts are at most 512 MiB, but stay safe.
-  const step = 2 ** 30;
-  for (let at = 0; at < bytes.length; ) {
-    at += writeSync(fd, bytes, at, Math.min(step, bytes.length - at));
   }
 }
 
