@@ -13,6 +13,7 @@ import { liveFiltersMarkdown, runLiveFiltersInChild } from './live-filters.js';
 import { parquetMarkdown, runParquetInChild } from './parquet.js';
 import { jobs, makePlan, type Plan } from './plan.js';
 import { redisMarkdown, runRedis } from './redis.js';
+import { redisHoldMarkdown, runRedisHold } from './redis-hold.js';
 import { aggregate, markdownTables, type Row } from './report.js';
 import { runAll } from './runner.js';
 import { runScalableMemory, scalableMemoryMarkdown } from './scalable-memory.js';
@@ -23,6 +24,7 @@ const usage = () => `Usage: pnpm bench [options]
   (no option)        quick mode: the headline goals at 10^6 and 10^5 URL keys, 5 repetitions, about 3 minutes
   --full             every contender, URL/cons/binary keys, 10^5 to 10^7 keys, p = 0.01 and 0.001
   --redis            bloomkit's Redis filters against SETBIT and Lua recipes on a redis-server it starts
+  --redis-hold       how long the largest function call each budget accepts holds that server (goal: 100 ms)
   --dedup [N]        bloomkit dedup against awk '!seen[$0]++' and sort -u on N URL lines (default 10^7)
   --scale N          one standard filter for N keys (e.g. 1e9: 1.2 GB of bits, past 2^32)
   --exceptions       has of a filter with 0 and 10^5 exceptions against the plain filter, interleaved
@@ -59,6 +61,7 @@ interface Options {
   scale: number | undefined;
   dedup: number | undefined;
   redis: boolean;
+  redisHold: boolean;
   exceptions: boolean;
   footprint: boolean;
   parquet: boolean;
@@ -83,6 +86,7 @@ export function parseArgs(argv: readonly string[]): Options {
     scale: undefined,
     dedup: undefined,
     redis: false,
+    redisHold: false,
     exceptions: false,
     footprint: false,
     parquet: false,
@@ -109,6 +113,7 @@ export function parseArgs(argv: readonly string[]): Options {
     else if (arg === '--quick') options.full = false;
     else if (arg === '--scale') options.scale = Number(value());
     else if (arg === '--redis') options.redis = true;
+    else if (arg === '--redis-hold') options.redisHold = true;
     else if (arg === '--exceptions') options.exceptions = true;
     else if (arg === '--footprint') options.footprint = true;
     else if (arg === '--parquet') options.parquet = true;
@@ -246,6 +251,10 @@ export async function main(argv: readonly string[]): Promise<void> {
   if (options.redis) {
     return measured('redis', 'bloomkit in Redis against hand-made recipes', runRedis, redisMarkdown);
   }
+  if (options.redisHold) {
+    const title = 'bloomkit in Redis: how long one function call holds the server';
+    return measured('redis-hold', title, runRedisHold, redisHoldMarkdown);
+  }
   if (options.exceptions) {
     const title = 'bloomkit exception lists: the cost on lookups';
     return measured('exceptions', title, runExceptionsInChild, exceptionsMarkdown);
@@ -293,7 +302,7 @@ export async function main(argv: readonly string[]): Promise<void> {
   await runComparison(options, command);
 }
 
-/** A side report (`--redis`, `--dedup`, `--scale`, `--exceptions`, `--footprint`, `--parquet`, `--scalable-memory`, `--live-filters`): markdown on stdout and in NAME.md, the result in NAME.json. */
+/** A side report (`--redis`, `--redis-hold`, `--dedup`, `--scale`, `--exceptions`, `--footprint`, `--parquet`, `--scalable-memory`, `--live-filters`): markdown on stdout and in NAME.md, the result in NAME.json. */
 function writeReport(
   out: string,
   name: string,

@@ -36,7 +36,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function startServer(): Promise<{ port: number; version: string; stop: () => void }> {
+export async function startServer(): Promise<{ port: number; version: string; stop: () => void }> {
   let version: string;
   try {
     version = execFileSync('redis-server', ['--version'], { encoding: 'utf8' })

@@ -40,7 +40,6 @@ local MAX_HASHES = 64
 local MAX_STRING_BYTES = 536870912 -- Redis's largest string (proto-max-bulk-len's default)
 local GUARD_BYTES = 4
 local MAX_NAME_BYTES = 2048
-local MAX_ITEMS = 100000 -- items in one call: a call blocks the server while it runs
 local FORMAT_TAG = 'bloomkit/1'
 local BLOCK_BITS = 512 -- a block of the blocked layout: one 64-byte cache line
 local MAX_BLOCKED_BITS = 2 ^ 41 -- as @bloomkit/core's MAX_BLOCKED_BITS
@@ -567,8 +566,14 @@ local function openFilter(name, metaOnly)
     if metaOnly then return meta end
     fail(format('%s is a blocked filter, spread over %.0f shards in other slots: send each item to its shard with bk_shard_madd or bk_shard_mexists (1 key: %s/SHARD; the shard rule is in the README of @bloomkit/redis)', name, meta.shards, name))
   end
-  -- A window's string and a chain's sub-filters have no guard: their keys hold the generation that readMeta read.
-  if meta.kind.storage == 'ring' or meta.kind.storage == 'chain' then return meta end
+  -- A window's string and a chain's sub-filters have no guard: their keys hold the generation that readMeta read, and
+  -- their lengths are the meta's. A key gone (evicted, deleted) is the filter gone: never recreated empty, which
+  -- would answer "new" for keys acknowledged before (the chain's sub-filters are checked by readChain).
+  if meta.kind.storage == 'ring' then
+    if call('STRLEN', meta.data) ~= meta.bytes then fail('no filter ' .. name .. ' (its ring ' .. meta.data .. ' is gone or not its size)') end
+    return meta
+  end
+  if meta.kind.storage == 'chain' then return meta end
   if call('BITFIELD_RO', meta.data, 'GET', 'u32', meta.bytes * 8)[1] ~= meta.generation then fail('no filter ' .. name) end
   return meta
 end
@@ -576,8 +581,72 @@ end
 local function items(where, args, from)
   local n = #args - from + 1
   if n < 1 then fail(where .. ': give at least one ITEM') end
-  if n > MAX_ITEMS then fail(format('%s: at most %d items in one call, got %d', where, MAX_ITEMS, n)) end
   return n
+end
+
+-- The budget of one call ------------------------------------------------------------------------------------------
+-- A function holds the server while it runs: no other client is answered until it returns, and FUNCTION KILL cannot
+-- stop it once it has written. So every call is priced before it reads past the meta hash or writes anything, and
+-- one whose price is over CALL_BUDGET is refused whole, the reply naming its price and how many such items fit.
+--
+-- A unit is about a microsecond of Redis 7.0's server time on the development machine (2 cores), measured with a
+-- client PINGing every 5 ms during calls of 100 to 5,000 items (README of @bloomkit/redis, "What one call may do"):
+-- each item costs ITEM_UNITS (its hash and its reply: 7 us measured), one unit per position read or written (a
+-- BITFIELD subcommand: 1 us), one unit per KEY_BYTES_PER_UNIT bytes of items (MurmurHash3 in Lua: 55 ns a byte), and
+-- a separate command per sub-filter, slice or set a call consults CALL_UNITS, and one unit per CLEAR_BYTES_PER_UNIT
+-- bytes of storage allocated or cleared (SETRANGE of a new string: 0.6 to 0.8 ms a MiB). CALL_BUDGET is half of the
+-- 100 ms any call may hold the server, for a machine busier than the one measured; so one call allocates or clears at
+-- most 48 MiB (a filter of about 400 million bits).
+local CALL_BUDGET = 50000
+local ITEM_UNITS = 8
+local CALL_UNITS = 2
+local KEY_BYTES_PER_UNIT = 16
+local CLEAR_BYTES_PER_UNIT = 1024
+
+-- The units of reading items args[from..]: ITEM_UNITS each, plus their bytes.
+local function itemUnits(args, from)
+  local bytes = 0
+  for i = from, #args do bytes = bytes + #args[i] end
+  return (#args - from + 1) * ITEM_UNITS + ceil(bytes / KEY_BYTES_PER_UNIT), bytes
+end
+
+-- Refuses a call on items args[from..] whose price (their units, `perItem` units more for each, `fixed` units once)
+-- is over the budget; nothing has been written when it does. `what` says what an item costs, for the reply.
+local function charge(where, args, from, perItem, fixed, what)
+  local units, bytes = itemUnits(args, from)
+  local n = #args - from + 1
+  local price = units + n * perItem + (fixed or 0)
+  if price <= CALL_BUDGET then return end
+  local each = ITEM_UNITS + perItem + ceil(bytes / n / KEY_BYTES_PER_UNIT)
+  local fit = max(0, floor((CALL_BUDGET - (fixed or 0)) / each))
+  fail(format('%s: this call would cost %.0f units, more than the %d one call may take (%d items of %.0f bytes on average, %s each); nothing was written: send at most %.0f such items per call (the budget is in the README of @bloomkit/redis)',
+    where, price, CALL_BUDGET, n, bytes / n, what, fit))
+end
+
+-- The units of allocating or clearing `bytes` bytes of storage.
+local function clearUnits(bytes)
+  return ceil(bytes / CLEAR_BYTES_PER_UNIT)
+end
+
+-- Refuses a call that would allocate or clear `bytes` bytes (beside `units` more), over the budget.
+local function chargeClear(where, bytes, units, what)
+  if clearUnits(bytes) + units <= CALL_BUDGET then return end
+  fail(format('%s: %s would allocate or clear %.0f bytes, more than one call may (%d units, one per %d bytes: about 0.6 ms of the server a MiB); nothing was written',
+    where, what, bytes, CALL_BUDGET, CLEAR_BYTES_PER_UNIT))
+end
+
+-- Zeroes bytes [at, at + n) of `key` from one 64 KiB string of zeros (building a string of n zeros in Lua costs 14 us
+-- a KiB; this, 0.1).
+local ZERO_CHUNK = 65536
+local zeroChunk
+local function clearRange(key, at, n)
+  zeroChunk = zeroChunk or string.rep('\0', ZERO_CHUNK)
+  local done = 0
+  while done < n do
+    local step = min(ZERO_CHUNK, n - done)
+    call('SETRANGE', key, at + done, step == ZERO_CHUNK and zeroChunk or sub(zeroChunk, 1, step))
+    done = done + step
+  end
 end
 
 -- Batches of keys -----------------------------------------------------------------------------------------------------
@@ -678,16 +747,29 @@ end
 
 local windowAdd, windowHas, chainAdd, chainHas
 
-local function addAll(meta, args, from)
-  if meta.kind.storage == 'ring' then return windowAdd(meta, args, from) end
-  if meta.kind.storage == 'chain' then return chainAdd(meta, args, from) end
-  countOf(meta) -- checked before anything is written: a count HINCRBY cannot add to fails the call
+-- The exception set of `meta` when it has one, checked to be a set (or absent) before anything is written: a key of
+-- another type there would fail the call's SREM after its bits were set.
+local function exceptionSet(meta)
+  if not meta.exceptions then return nil end
+  local reply = redis.pcall('SCARD', meta.set) -- SCARD, not TYPE: the verbs' documented ACL has it
+  if type(reply) == 'table' and reply.err then
+    fail(format('the exception list %s of %s is not a set (%s); nothing was written', meta.set, meta.name, reply.err))
+  end
+  return meta.set
+end
+
+local function addAll(where, meta, args, from)
+  if meta.kind.storage == 'ring' then return windowAdd(where, meta, args, from) end
+  if meta.kind.storage == 'chain' then return chainAdd(where, meta, args, from) end
   local k = meta.k
+  charge(where, args, from, k + (meta.exceptions and CALL_UNITS or 0), 0, format('%d positions', k))
+  countOf(meta) -- checked before anything is written: a count HINCRBY cannot add to fails the call
+  local set = exceptionSet(meta)
   local before
   local newWhen
   if meta.width == 0 then before = bitfieldAll(meta, false, 'SET', '1', args, from, 1, k); newWhen = 0
   else before = bitfieldAll(meta, false, 'INCRBY', '1', args, from, 1, k); newWhen = 1 end
-  local out, added = addAnswers(before, k, newWhen, meta.exceptions and meta.set or nil, args, from)
+  local out, added = addAnswers(before, k, newWhen, set, args, from)
   if added > 0 then call('HINCRBY', metaKey(meta.name), 'count', added) end
   return out
 end
@@ -701,10 +783,11 @@ end
 -- Membership of every key args[from..]: 1 when all k bits (counters) are set and, with exceptions, the key is not
 -- listed. In two rounds, as the Node client does: the first two positions of every key, then the others of the keys
 -- whose first two are set, so an absent key mostly costs two reads, not k.
-local function hasAll(meta, args, from)
-  if meta.kind.storage == 'ring' then return windowHas(meta, args, from) end
-  if meta.kind.storage == 'chain' then return chainHas(meta, args, from) end
+local function hasAll(where, meta, args, from)
+  if meta.kind.storage == 'ring' then return windowHas(where, meta, args, from) end
+  if meta.kind.storage == 'chain' then return chainHas(where, meta, args, from) end
   local k = meta.k
+  charge(where, args, from, k + (meta.exceptions and CALL_UNITS or 0), 0, format('%d positions', k))
   local head = min(2, k)
   local values = bitfieldAll(meta, true, 'GET', nil, args, from, 1, head)
   local out, candidates = {}, {}
@@ -809,18 +892,23 @@ end
 
 -- Test-and-add of every key args[from..] in a window, atomically (WindowBloomFilter.add): generations whose time is
 -- up end first; then each key is looked for, its bits set in the k newest slices, and a generation that fills ends.
-windowAdd = function(meta, args, from, given)
+windowAdd = function(where, meta, args, from, given)
+  local k, h, g, period = meta.k, meta.h, meta.g, meta.period
+  local sliceBytes = meta.sliceBits / 8
+  -- Priced at its worst: each item reads every slice (one GETBIT each), and every generation ends in the call (h of
+  -- them whose time is up, then one each g new keys), each clearing a slice.
+  local n = #args - from + 1
+  local shifts = min(h + n, (period > 0 and h or 0) + ceil(n / g) + 1)
+  charge(where, args, from, k + (h + 1) * CALL_UNITS, shifts * (clearUnits(sliceBytes) + 2 * CALL_UNITS),
+    format('%d slices', h))
   countOf(meta)
   local ring = readRing(meta, given)
-  local k, h, g, period, now = meta.k, meta.h, meta.g, meta.period, ring.now
+  local now = ring.now
   local keys, start = ring.keys, ring.start
-  local sliceBytes = meta.sliceBits / 8
-  local zeros
   local touched = {}
   local function shift(t)
     ring.newest = (ring.newest - 1) % h
-    zeros = zeros or string.rep('\0', sliceBytes)
-    call('SETRANGE', meta.data, ring.newest * sliceBytes, zeros)
+    clearRange(meta.data, ring.newest * sliceBytes, sliceBytes)
     keys[ring.newest] = 0
     if period > 0 then start[ring.newest] = t else start[ring.newest] = 0 end
     touched[ring.newest] = true
@@ -867,7 +955,8 @@ end
 
 -- Membership in a window, read-only: generations whose time is up are not ended here, but with P of them pending
 -- the P oldest slices count as cleared, so a key needs its run among the ages 0 .. k + l - 1 - P.
-windowHas = function(meta, args, from, given)
+windowHas = function(where, meta, args, from, given)
+  charge(where, args, from, (meta.h + 1) * CALL_UNITS, 0, format('%d slices', meta.h))
   local ring = readRing(meta, given)
   local h, g, period, now = meta.h, meta.g, meta.period, ring.now
   local last = h - 1
@@ -905,7 +994,21 @@ local function readChain(meta)
   local newest = 0
   if newestText then newest = integer(newestText, 0, MAX_SAFE) end
   if newest == nil then fail(format('meta field count:%d of %s must be an integer in [0, %.0f], got %s', C - 1, key, MAX_SAFE, show(newestText))) end
+  -- Every sub-filter the chain names is there at its size: one gone (evicted, deleted) is the filter gone, never
+  -- recreated empty.
+  for j = 1, C do
+    if call('STRLEN', meta.subs[j].key) ~= meta.subs[j].bytes then
+      fail(format('no filter %s (its sub-filter %s is gone or not its size)', meta.name, meta.subs[j].key))
+    end
+  end
   return C, newest
+end
+
+-- The units one item costs when it may probe sub-filters 1..last: each one's k positions and its BITFIELD.
+local function chainProbeUnits(subs, last)
+  local units = 0
+  for j = 1, last do units = units + subs[j].k + CALL_UNITS end
+  return units
 end
 
 -- Whether sub-filter `one` holds the key whose positions in it are in `pos`; with `set`, its bits are set too
@@ -930,12 +1033,24 @@ end
 
 -- Test-and-add of every key args[from..] (ScalableBloomFilter.add, one key after the other): 1 when no sub-filter
 -- held the key and it went into the newest. The sub-filters' counts and `count` are written once, at the end.
-chainAdd = function(meta, args, from)
+chainAdd = function(where, meta, args, from)
   countOf(meta)
   local key = metaKey(meta.name)
   local subs = meta.subs
   local C, newest = readChain(meta)
+  -- Priced at its worst: every item new, so the chain grows into as many sub-filters as n items can fill, each
+  -- allocated (cleared) in this call, and each item probes all of them.
+  local n = #args - from + 1
+  local last, room, grownBytes = C, subs[C].capacity - newest, 0
+  while room < n and last < #subs do
+    last = last + 1
+    room = room + subs[last].capacity
+    grownBytes = grownBytes + subs[last].bytes
+  end
+  charge(where, args, from, chainProbeUnits(subs, last), clearUnits(grownBytes) + (last - C) * 6 * CALL_UNITS,
+    format('%d sub-filters', last))
   local out, added = {}, 0
+  local full = nil
   local function record()
     if added > 0 then
       call('HSET', key, 'count:' .. (C - 1), format('%.0f', newest))
@@ -955,33 +1070,38 @@ chainAdd = function(meta, args, from)
         present = subHolds(subs[C], true)
       elseif not subHolds(subs[C], false) then
         if C == #subs then
-          record()
-          fail(format('the scalable filter %s cannot grow past sub-filter %d: its shapes end there (the next sub-filter cannot exist or would not fit one Redis string); the %d items before this one were added', meta.name, C - 1, i - from))
+          -- Full: this item is answered with an error in its place (RedisBloom's BF.MADD on a full filter), the
+          -- others as usual; nothing of this item is written.
+          full = full or redis.error_reply(format('ERR bloomkit: the scalable filter %s cannot grow past sub-filter %d: its shapes end there (the next sub-filter cannot exist or would not fit one Redis string); this item was not added', meta.name, C - 1))
+          present = full
+        else
+          call('HSET', key, 'count:' .. (C - 1), format('%.0f', newest))
+          local grown = subs[C + 1]
+          call('DEL', grown.key)
+          call('SETRANGE', grown.key, grown.bytes - 1, '\0')
+          local ttl = call('PTTL', key)
+          if ttl > 0 then call('PEXPIRE', grown.key, ttl) end
+          C, newest = C + 1, 0
+          call('HSET', key, 'filters', C)
+          positionsOfHash(grown.shape, p, d1, d2, d3, pos)
+          present = subHolds(grown, true)
         end
-        call('HSET', key, 'count:' .. (C - 1), format('%.0f', newest))
-        local grown = subs[C + 1]
-        call('DEL', grown.key)
-        call('SETRANGE', grown.key, grown.bytes - 1, '\0')
-        local ttl = call('PTTL', key)
-        if ttl > 0 then call('PEXPIRE', grown.key, ttl) end
-        C, newest = C + 1, 0
-        call('HSET', key, 'filters', C)
-        positionsOfHash(grown.shape, p, d1, d2, d3, pos)
-        present = subHolds(grown, true)
       else
         present = true
       end
     end
-    if present then out[#out + 1] = 0 else out[#out + 1] = 1; newest = newest + 1; added = added + 1 end
+    if type(present) == 'table' then out[#out + 1] = present
+    elseif present then out[#out + 1] = 0 else out[#out + 1] = 1; newest = newest + 1; added = added + 1 end
   end
   record()
   return out
 end
 
 -- Membership of every key args[from..]: 1 when some sub-filter holds it (newest first).
-chainHas = function(meta, args, from)
+chainHas = function(where, meta, args, from)
   local subs = meta.subs
   local C = readChain(meta)
+  charge(where, args, from, chainProbeUnits(subs, C), 0, format('%d sub-filters', C))
   local out = {}
   for i = from, #args do
     local p, d1, d2, d3 = murmur(args[i], meta.seed)
@@ -1118,8 +1238,14 @@ local function newGeneration(name)
   return g
 end
 
+-- The bytes a planned filter's storage takes (a scalable filter's: its first sub-filter).
+local function reservedBytes(planned)
+  return ceil(tonumber(planned.bits) * max(1, tonumber(planned.counterBits)) / 8)
+end
+
 -- Creates the filter planned, or opens one of that name with the same parameters; fails on one with others.
--- The storage is written before the meta hash, so a server without the memory leaves nothing behind.
+-- The storage is written before the meta hash, so a server without the memory leaves nothing behind. Its
+-- allocation is within the call budget: a larger filter is made by @bloomkit/redis (see chargeClear).
 local function reserve(where, name, planned)
   local existing = readMeta(name)
   if existing ~= nil then
@@ -1127,9 +1253,10 @@ local function reserve(where, name, planned)
     if why ~= nil then fail(format('%s: a filter named %s exists with other parameters (%s)', where, name, why)) end
     return false
   end
+  local bytes = reservedBytes(planned)
+  chargeClear(where, bytes, 0, format('a filter of %s bits', planned.bits))
   local generation = newGeneration(name)
   local g = hexOf(generation)
-  local bytes = ceil(tonumber(planned.bits) * max(1, tonumber(planned.counterBits)) / 8)
   local fields = {}
   for _, field in ipairs(FIELD_ORDER) do
     fields[#fields + 1] = field
@@ -1183,25 +1310,25 @@ end
 local function bk_add(keys, args)
   if #args ~= 1 then fail(format('bk_add: give one ITEM (bk_madd for more), got %d arguments', #args)) end
   local meta = openFilter(keys[1])
-  return addAll(meta, args, 1)[1]
+  return addAll('bk_add', meta, args, 1)[1]
 end
 
 -- bk_madd NAME ITEM [ITEM ...] -> an array of 1 (new, added) and 0 (present), in order
 local function bk_madd(keys, args)
   items('bk_madd', args, 1)
-  return addAll(openFilter(keys[1]), args, 1)
+  return addAll('bk_madd', openFilter(keys[1]), args, 1)
 end
 
 -- bk_exists NAME ITEM -> 1 when present
 local function bk_exists(keys, args)
   if #args ~= 1 then fail(format('bk_exists: give one ITEM (bk_mexists for more), got %d arguments', #args)) end
-  return hasAll(openFilter(keys[1]), args, 1)[1]
+  return hasAll('bk_exists', openFilter(keys[1]), args, 1)[1]
 end
 
 -- bk_mexists NAME ITEM [ITEM ...] -> an array of 1 (present) and 0
 local function bk_mexists(keys, args)
   items('bk_mexists', args, 1)
-  return hasAll(openFilter(keys[1]), args, 1)
+  return hasAll('bk_mexists', openFilter(keys[1]), args, 1)
 end
 
 -- bk_madd_at / bk_mexists_at NAME MS TOLERANCE ITEM [ITEM ...] -> as bk_madd / bk_mexists on a time window, at the
@@ -1230,12 +1357,12 @@ end
 
 local function bk_madd_at(keys, args)
   local meta, ms = atCallersTime('bk_madd_at', keys, args)
-  return windowAdd(meta, args, 3, ms)
+  return windowAdd('bk_madd_at', meta, args, 3, ms)
 end
 
 local function bk_mexists_at(keys, args)
   local meta, ms = atCallersTime('bk_mexists_at', keys, args)
-  return windowHas(meta, args, 3, ms)
+  return windowHas('bk_mexists_at', meta, args, 3, ms)
 end
 
 -- bk_insert NAME [KIND k] [CAPACITY c] [ERROR e] [SEED s] [COUNTERBITS w] [GROWTH g] [TIGHTENING r] [EXCEPTIONS]
@@ -1276,13 +1403,17 @@ local function bk_insert(keys, args)
     o.fprName = 'ERROR'
     local planned = plan(where, o)
     local existing = readMeta(name)
-    if existing == nil then reserve(where, name, planned)
+    if existing == nil then
+      -- Priced before the filter is made: its allocation, and the add into it (a new chain may grow once more).
+      local k = tonumber(planned.hashes)
+      charge(where, args, i + 1, 2 * (k + 1 + CALL_UNITS), clearUnits(reservedBytes(planned)), format('%d positions', k))
+      reserve(where, name, planned)
     elseif given then
       local why = difference(existing, planned)
       if why ~= nil then fail(format('%s: a filter named %s exists with other parameters (%s)', where, name, why)) end
     end
   end
-  return addAll(openFilter(name), args, i + 1)
+  return addAll(where, openFilter(name), args, i + 1)
 end
 
 -- bk_card NAME -> the number of items added (adds that changed the filter; net of deletes for counting)
@@ -1336,7 +1467,10 @@ local function counting(where, meta)
   return meta
 end
 
-local function deleteAll(meta, args, from)
+local function deleteAll(where, meta, args, from)
+  local k = meta.k
+  charge(where, args, from, 2 * k + ceil(k * k / 32), 0, format('%d counters read and decremented', k))
+  local count = countOf(meta) -- checked before anything is written
   local out = {}
   local emptied = 0
   for i = from, #args do
@@ -1345,7 +1479,7 @@ local function deleteAll(meta, args, from)
     if reached then emptied = emptied + 1 end
   end
   if emptied > 0 then
-    call('HSET', metaKey(meta.name), 'count', format('%.0f', max(0, countOf(meta) - emptied)))
+    call('HSET', metaKey(meta.name), 'count', format('%.0f', max(0, count - emptied)))
   end
   return out
 end
@@ -1353,13 +1487,13 @@ end
 -- bk_del NAME ITEM -> 1 when deleted, 0 when absent (nothing changed). Counting filters.
 local function bk_del(keys, args)
   if #args ~= 1 then fail(format('bk_del: give one ITEM (bk_mdel for more), got %d arguments', #args)) end
-  return deleteAll(counting('bk_del', openFilter(keys[1])), args, 1)[1]
+  return deleteAll('bk_del', counting('bk_del', openFilter(keys[1])), args, 1)[1]
 end
 
 -- bk_mdel NAME ITEM [ITEM ...] -> an array of 1 (deleted) and 0 (absent)
 local function bk_mdel(keys, args)
   items('bk_mdel', args, 1)
-  return deleteAll(counting('bk_mdel', openFilter(keys[1])), args, 1)
+  return deleteAll('bk_mdel', counting('bk_mdel', openFilter(keys[1])), args, 1)
 end
 
 local function withExceptions(where, meta)
@@ -1372,6 +1506,8 @@ end
 local function bk_except(keys, args)
   items('bk_except', args, 1)
   local meta = withExceptions('bk_except', openFilter(keys[1]))
+  charge('bk_except', args, 1, meta.k + 2 * CALL_UNITS, 0, format('%d positions', meta.k))
+  exceptionSet(meta)
   local fresh = call('EXISTS', meta.set) == 0
   local out = {}
   for i = 1, #args do
@@ -1388,6 +1524,8 @@ end
 local function bk_unexcept(keys, args)
   items('bk_unexcept', args, 1)
   local meta = withExceptions('bk_unexcept', openFilter(keys[1]))
+  charge('bk_unexcept', args, 1, CALL_UNITS, 0, 'a set removal')
+  exceptionSet(meta)
   local out = {}
   for i = 1, #args do out[i] = call('SREM', meta.set, args[i]) end
   return out
@@ -1474,6 +1612,7 @@ local function bk_shard_madd(keys, args)
   local where = 'bk_shard_madd'
   items(where, args, 2)
   local shard = openShard(where, keys[1], args[1])
+  charge(where, args, 2, shard.k + (shard.exceptions and CALL_UNITS or 0), 0, format('%d positions', shard.k))
   local before = bitfieldOffsets(shard.key, false, 'SET', 'u1', '1', shardOffsets(where, shard, args, 2), false)
   return (addAnswers(before, shard.k, 0, shard.exceptions and shard.set or nil, args, 2))
 end
@@ -1483,6 +1622,7 @@ local function bk_shard_mexists(keys, args)
   local where = 'bk_shard_mexists'
   items(where, args, 2)
   local shard = openShard(where, keys[1], args[1])
+  charge(where, args, 2, shard.k + (shard.exceptions and CALL_UNITS or 0), 0, format('%d positions', shard.k))
   local values = bitfieldOffsets(shard.key, true, 'GET', 'u1', nil, shardOffsets(where, shard, args, 2), false)
   local out = {}
   for i = 0, #args - 2 do
@@ -1508,6 +1648,7 @@ end
 local function bk_positions(keys, args)
   if #args ~= 1 then fail(format('bk_positions: give one ITEM, got %d arguments', #args)) end
   local meta = openFilter(keys[1])
+  charge('bk_positions', args, 1, meta.shape.k, 0, format('%d positions', meta.shape.k))
   local out = positions(meta.shape, args[1], {})
   return out
 end
@@ -1518,6 +1659,7 @@ local function bk_hash(keys, args)
   if #args ~= 1 and not (#args == 3 and upper(args[2]) == 'SEED') then fail('bk_hash: give ITEM [SEED s]') end
   local seed = 0
   if #args == 3 then seed = argInteger('bk_hash', 'SEED', args[3], 0, TWO32 - 1) end
+  charge('bk_hash', { args[1] }, 1, 0, 0, 'its hash')
   local h1, h2, h3, h4 = murmur(args[1], seed)
   return { h1, h2, h3, h4 }
 end
