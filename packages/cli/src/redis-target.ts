@@ -3,8 +3,14 @@ import { CliError } from './errors.js';
 import { type Interrupts, NEVER_INTERRUPTED } from './interrupts.js';
 import { readSmallFile } from './small-file.js';
 
-/** How long a connection may take before the command gives up, in ms. */
+/** How long a connection may take before the command gives up, in ms: the server's first answer included. */
 export const CONNECT_TIMEOUT_MS = 3000;
+
+/**
+ * How long any later reply may take, in ms: a function call holds a server at most 100 ms (its budget), and a
+ * chunk of a filter's bytes is a few MB, so a reply this late is a server that is stopped, swapping or cut off.
+ */
+export const REPLY_TIMEOUT_MS = 10_000;
 
 /** The connection flags every Redis command takes (`--cluster`, `--password-file`, `--tls-*`). */
 export interface RedisConnectionFlags {
@@ -173,7 +179,9 @@ async function redisModules() {
 
 /**
  * The ioredis options of a target: its credentials, TLS and database, and a connection that fails fast: no
- * reconnect (a refused port fails at its first attempt) and at most {@link CONNECT_TIMEOUT_MS} to connect.
+ * reconnect (a refused port fails at its first attempt), at most {@link CONNECT_TIMEOUT_MS} to connect, and at most
+ * {@link REPLY_TIMEOUT_MS} for each reply (ioredis's commandTimeout, counted from when a command is issued, so a
+ * command queued while the connection waits for a silent server's first answer is bounded too).
  */
 export function clientOptions(target: RedisTarget) {
   return {
@@ -182,6 +190,7 @@ export function clientOptions(target: RedisTarget) {
     ...(target.tls === undefined ? {} : { tls: target.tls }),
     db: target.db,
     connectTimeout: CONNECT_TIMEOUT_MS,
+    commandTimeout: REPLY_TIMEOUT_MS,
     maxRetriesPerRequest: 2,
     retryStrategy: (): null => null,
   };
@@ -190,14 +199,21 @@ export function clientOptions(target: RedisTarget) {
 /**
  * Connects to the target and runs `use` with the client and the filter class; disconnects afterwards, whatever
  * happens. A connection that fails is reported once (never retried), within {@link CONNECT_TIMEOUT_MS} for a server
- * that does not answer, as one line that says what to do (see {@link explainRedisFailure}).
+ * that does not answer its first PING, as one line that says what to do (see {@link explainRedisFailure}); a later
+ * reply that does not come within {@link REPLY_TIMEOUT_MS} fails the run the same way. A stop signal (SIGINT,
+ * SIGTERM, SIGHUP) ends the wait: the connection is closed and the run exits 128 + the signal's number with a line
+ * saying what it was doing (`doing`, e.g. "pulling crawler-seen"). `graceMs`: how long a run that stops on its own
+ * at a signal (dedup finishes its batch, prints what Redis acknowledged and exits) is given before it is cut off.
  */
 export async function withRedis<T>(
   target: RedisTarget,
+  doing: string,
+  interrupts: Interrupts,
   use: (
     client: import('ioredis').Redis | import('ioredis').Cluster,
     Filter: typeof RedisBloomFilter,
   ) => Promise<T>,
+  graceMs = 0,
 ): Promise<T> {
   const { Redis, Cluster, RedisBloomFilter } = await redisModules();
   const options = clientOptions(target);
@@ -209,16 +225,60 @@ export async function withRedis<T>(
   client.on('error', (error: Error) => {
     failure ??= error;
   });
+  let cancel: () => void = () => undefined;
+  let grace: ReturnType<typeof setTimeout> | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    const stop = () =>
+      reject(
+        new CliError(
+          `${serverOf(target)}: interrupted while ${doing}${graceMs > 0 ? ', with no reply to what was in flight' : ''}`,
+        ),
+      );
+    cancel = interrupts.onStop(() => {
+      if (graceMs === 0) stop();
+      else grace = setTimeout(stop, graceMs);
+    });
+  });
+  stopped.catch(() => undefined);
+  let firstAnswer: ReturnType<typeof setTimeout> | undefined;
+  const silent = new Promise<never>((_, reject) => {
+    firstAnswer = setTimeout(
+      () =>
+        reject(
+          new CliError(
+            `${serverOf(target)}: no answer within ${CONNECT_TIMEOUT_MS / 1000} s while ${doing}: the server accepted the connection but does not reply (stopped, swapping, or not a Redis server)`,
+          ),
+        ),
+      CONNECT_TIMEOUT_MS,
+    );
+  });
+  silent.catch(() => undefined);
   try {
-    return await use(client, RedisBloomFilter);
+    if (interrupts.interrupted) throw new CliError(`${serverOf(target)}: interrupted while ${doing}`);
+    await Promise.race([client.ping(), silent, stopped]);
+    clearTimeout(firstAnswer);
+    return await Promise.race([use(client, RedisBloomFilter), stopped]);
   } catch (error) {
     if (error instanceof CliError) throw error;
+    if (isTimeout(error)) {
+      throw new CliError(
+        `${serverOf(target)}: no reply within ${REPLY_TIMEOUT_MS / 1000} s while ${doing}: the server stopped answering (stopped, swapping, or the link is cut)`,
+      );
+    }
     const explained = explainRedisFailure(target, error, failure);
     if (explained !== undefined) throw new CliError(`${serverOf(target)}: ${explained}`);
     throw error;
   } finally {
+    clearTimeout(firstAnswer);
+    clearTimeout(grace);
+    cancel();
     client.disconnect();
   }
+}
+
+/** ioredis's commandTimeout rejection ("Command timed out"), in the error or what it wraps. */
+function isTimeout(error: unknown): boolean {
+  return chainOf(error).some((e) => /^Command timed out/.test(e.message));
 }
 
 /** An error and the errors it wraps (a cluster's last node error, a cause). */

@@ -130,7 +130,7 @@ export class BitStore implements Store {
     if (!this.context.params.exceptions) return this.addRun('RedisBloomFilter.addMany', keys);
     const where = 'RedisBloomFilter.addMany';
     const codes = await this.exceptionsRun(where, keys, EXCEPTED_ADD);
-    this.counter.add(codes.filter((code) => code === CHANGED).length);
+    await this.counter.add(where, codes.filter((code) => code === CHANGED).length);
     return codes.map((code) => code !== NONE);
   }
 
@@ -244,12 +244,13 @@ export class BitStore implements Store {
       sent.map((c) => c.key),
       sent.map((c) => c.reply),
       (partial) => {
+        // The add fails; the keys that did go in are still counted (settled() waits for it).
         for (const [g, reply] of partial.entries()) if (reply !== undefined) answer(g, reply);
-        this.counter.add(added);
+        this.counter.add(where, added).catch(() => undefined);
       },
     );
     for (const [g, reply] of replies.entries()) answer(g, reply);
-    this.counter.add(added);
+    await this.counter.add(where, added);
     return out;
   }
 

@@ -62,7 +62,7 @@ export class CounterStore implements Store {
     const now = await batch.send(client);
     await checkGuard(where, name, client, keys.data, this.bytes(), generation, now[0]!);
     const out = this.perKey(list.length, now, (value) => value === 1);
-    this.counter.add(out.filter(Boolean).length);
+    await this.counter.add(where, out.filter(Boolean).length);
     return out;
   }
 

@@ -90,7 +90,7 @@ export class FilterHandle {
     this.fpr = params.fpr;
     this.keys = filterKeys(name, generation);
     const context = { client, name, keys: this.keys, params, generation };
-    this.counter = new Counter(client, this.keys.meta, generation);
+    this.counter = new Counter(client, this.keys.meta, generation, name);
     this.store = STORES[redisKind(params.kind)!.storage](context, this.counter, clock);
   }
 

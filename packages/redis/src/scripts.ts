@@ -197,6 +197,10 @@ for j = 0, F do
   starts[j] = per
   per = per + ks[j]
 end
+-- A sub-filter of the chain gone (evicted, deleted) is the filter gone: never recreated empty by the writes below.
+for j = 0, C - 1 do
+  if redis.call('STRLEN', KEYS[j + 2]) ~= sizes[j] then return redis.error_reply('${GONE_REPLY} the filter no longer exists (a sub-filter is gone)') end
+end
 `;
 
 /**

@@ -1,5 +1,6 @@
 import type { Key } from '@bloomkit/core';
 import { type RedisClient, runScript, script } from './client.js';
+import { filterGone, GONE_REPLY, isGoneReply } from './errors.js';
 import type { FilterKeys } from './keys.js';
 import type { LocalFilter } from './local.js';
 import type { RedisFilterParams } from './params.js';
@@ -28,19 +29,22 @@ export interface StoreContext {
   readonly generation: number;
 }
 
-/** HINCRBY of `count` by ARGV[2] only while KEYS[1] holds the generation ARGV[1]: never recreates a gone hash. */
+/**
+ * HINCRBY of `count` by ARGV[2] only while KEYS[1] holds the generation ARGV[1]: never recreates a gone hash, and
+ * says so (GONE_REPLY) when the meta hash is gone or is another filter's, so an add into storage whose meta was
+ * evicted or dropped is an error, never an acknowledgement.
+ */
 const COUNT = script(`
-if redis.call('HGET', KEYS[1], 'generation') == ARGV[1] then redis.call('HINCRBY', KEYS[1], 'count', ARGV[2]) end
+if redis.call('HGET', KEYS[1], 'generation') ~= ARGV[1] then return redis.error_reply('${GONE_REPLY} the filter no longer exists') end
+redis.call('HINCRBY', KEYS[1], 'count', ARGV[2])
 return 0
 `);
 
 /**
- * The meta hash's `count`, increased without making the caller wait: an add resolves once its bits are set, and
- * the HINCRBY follows. Redis runs a connection's commands in order, so this client's next reads see it;
- * {@link settled} waits for the increments in flight (count, export and info call it). An increment lost with a
- * connection leaves `count` low, never the bits: `count` is bookkeeping, the bits are the filter. The increment is
- * a script that changes the hash only while it holds this filter's generation, so a filter that expired or was
- * dropped is never brought back as a hash holding only `count`.
+ * The meta hash's `count`. An add resolves only once its increment is applied (NOSCRIPT's fallback included), so a
+ * handle that adds and then quits or disconnects never leaves the count short, and an add whose meta hash is gone
+ * (evicted, dropped, expired) rejects with a FilterNotFoundError instead of answering "new" into orphaned storage.
+ * {@link settled} waits for increments of adds that failed part-way (count, export and info call it).
  */
 export class Counter {
   private pending: Promise<unknown> = Promise.resolve();
@@ -49,12 +53,19 @@ export class Counter {
     private readonly client: RedisClient,
     private readonly meta: string,
     private readonly generation: number,
+    private readonly name: string,
   ) {}
 
-  add(n: number): void {
+  /** Adds `n` to the count; resolves once Redis has applied it. */
+  async add(where: string, n: number): Promise<void> {
     if (n <= 0) return;
-    const increment = runScript(this.client, COUNT, [this.meta], [this.generation, n]).catch(() => undefined);
-    this.pending = Promise.all([this.pending, increment]);
+    const increment = runScript(this.client, COUNT, [this.meta], [this.generation, n]).catch(
+      (error: unknown) => {
+        throw isGoneReply(error) ? filterGone(where, this.name, error) : error;
+      },
+    );
+    this.pending = Promise.all([this.pending, increment.catch(() => undefined)]);
+    await increment;
   }
 
   async settled(): Promise<void> {

@@ -26,6 +26,8 @@ local fields = { 'generation', 'newest' }
 for j = 0, h - 1 do fields[#fields + 1] = 'keys:' .. j; fields[#fields + 1] = 'start:' .. j end
 local st = redis.call('HMGET', meta, unpack(fields))
 if st[1] ~= ARGV[8] then return redis.error_reply('${GONE_REPLY} the filter no longer exists') end
+-- The ring gone (evicted, deleted) is the filter gone: never recreated empty by the writes below.
+if redis.call('STRLEN', ring) ~= h * sbytes then return redis.error_reply('${GONE_REPLY} the filter no longer exists (its ring is gone)') end
 local newest = tonumber(st[2])
 if newest == nil or newest < 0 or newest >= h or newest % 1 ~= 0 then return redis.error_reply('BLOOMKIT_BADMETA newest') end
 local keys, start = {}, {}

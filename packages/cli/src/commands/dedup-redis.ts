@@ -20,67 +20,79 @@ const BATCH_LINES = 1000;
  * filter is opened by name, or created from --capacity/--fpr (blocked, which spreads over a cluster) or as a
  * scalable filter without a capacity.
  */
+/**
+ * At a stop signal, how long dedup --redis may take to finish the batch in flight and print what Redis acknowledged
+ * before the run is cut off (a server that does not answer).
+ */
+const DEDUP_STOP_GRACE_MS = 2_000;
+
 export async function runRedisDedup(
   target: RedisTarget,
   options: DedupOptions,
   interrupts: Interrupts,
 ): Promise<number> {
-  return withRedis(target, async (client, Filter) => {
-    const filter = await openOrCreate(Filter, client, target.name, options);
-    // A fixed-size filter past its capacity is warned once and ends the run with status 3, as for a file; the
-    // count is read once per batch (one HGET). A scalable filter grows and a window forgets: neither has a
-    // capacity to pass.
-    const fixed = !kindOutgrowsCapacity(filter.kind) && filter.capacity !== null;
-    const watch = fixed
-      ? new CapacityWatch(filter.capacity!, filter.fpr ?? undefined, target.name)
-      : undefined;
-    watch?.check(await filter.count());
-    const out = new Output();
-    const separator = options.nul ? NUL : LF;
-    let keys: Uint8Array[] = [];
-    let lines: Uint8Array[] = [];
-    let seen = 0;
-    let written = 0;
-    const flush = async () => {
-      for (let at = 0; at < keys.length; at += BATCH_LINES) {
-        const fresh = await filter.addMany(keys.slice(at, at + BATCH_LINES));
-        for (let j = 0; j < fresh.length; j++) {
-          if (fresh[j]) {
-            const line = lines[at + j]!;
-            out.bytes(line as Buffer, 0, line.length);
-            written++;
+  return withRedis(
+    target,
+    `deduplicating against ${target.name}`,
+    interrupts,
+    async (client, Filter) => {
+      const filter = await openOrCreate(Filter, client, target.name, options);
+      // A fixed-size filter past its capacity is warned once and ends the run with status 3, as for a file; the
+      // count is read once per batch (one HGET). A scalable filter grows and a window forgets: neither has a
+      // capacity to pass.
+      const fixed = !kindOutgrowsCapacity(filter.kind) && filter.capacity !== null;
+      const watch = fixed
+        ? new CapacityWatch(filter.capacity!, filter.fpr ?? undefined, target.name)
+        : undefined;
+      watch?.check(await filter.count());
+      const out = new Output();
+      const separator = options.nul ? NUL : LF;
+      let keys: Uint8Array[] = [];
+      let lines: Uint8Array[] = [];
+      let seen = 0;
+      let written = 0;
+      const flush = async () => {
+        for (let at = 0; at < keys.length; at += BATCH_LINES) {
+          const fresh = await filter.addMany(keys.slice(at, at + BATCH_LINES));
+          for (let j = 0; j < fresh.length; j++) {
+            if (fresh[j]) {
+              const line = lines[at + j]!;
+              out.bytes(line as Buffer, 0, line.length);
+              written++;
+            }
           }
         }
+        keys = [];
+        lines = [];
+        out.flush();
+        if (watch !== undefined && !watch.passed) watch.check(await filter.count());
+      };
+      for (const file of options.files.length > 0 ? options.files : ['-']) {
+        if (interrupts.interrupted) break;
+        await withInput(file, (input) =>
+          forEachLineAsync(
+            input,
+            separator,
+            (chunk, start, end, next) => {
+              const line = Buffer.from(chunk.subarray(start, next));
+              lines.push(line);
+              keys.push(line.subarray(0, end - start));
+              seen++;
+            },
+            flush,
+            interrupts,
+          ),
+        );
       }
-      keys = [];
-      lines = [];
-      out.flush();
-      if (watch !== undefined && !watch.passed) watch.check(await filter.count());
-    };
-    for (const file of options.files.length > 0 ? options.files : ['-']) {
-      if (interrupts.interrupted) break;
-      await withInput(file, (input) =>
-        forEachLineAsync(
-          input,
-          separator,
-          (chunk, start, end, next) => {
-            const line = Buffer.from(chunk.subarray(start, next));
-            lines.push(line);
-            keys.push(line.subarray(0, end - start));
-            seen++;
-          },
-          flush,
-          interrupts,
-        ),
-      );
-    }
-    if (options.stats) {
-      process.stderr.write(
-        `dedup: ${seen} lines in, ${written} out, ${seen - written} dropped; Redis filter ${target.name} (${filter.kind})\n`,
-      );
-    }
-    return interrupts.exitStatus ?? (watch?.passed ? EXIT.overCapacity : EXIT.ok);
-  });
+      if (options.stats) {
+        process.stderr.write(
+          `dedup: ${seen} lines in, ${written} out, ${seen - written} dropped; Redis filter ${target.name} (${filter.kind})\n`,
+        );
+      }
+      return interrupts.exitStatus ?? (watch?.passed ? EXIT.overCapacity : EXIT.ok);
+    },
+    DEDUP_STOP_GRACE_MS,
+  );
 }
 
 async function openOrCreate(

@@ -1,5 +1,6 @@
 import type { FunctionsStatus } from '@bloomkit/redis';
 import { CliError, EXIT } from '../errors.js';
+import type { Interrupts } from '../interrupts.js';
 import { type RedisTarget, withRedis } from '../redis-target.js';
 
 /** What `bloomkit redis functions ACTION URL` does. */
@@ -12,8 +13,13 @@ export const FUNCTIONS_ACTIONS: readonly FunctionsAction[] = ['install', 'status
  * of a cluster with --cluster), says which version each holds, or deletes it. Prints one line per server:
  * `host:port<TAB>bloomkit functions version N` or `host:port<TAB>none`. install never replaces a newer version.
  */
-export async function runFunctions(action: FunctionsAction, target: RedisTarget): Promise<number> {
-  return withRedis(target, async (client, Filter) => {
+export async function runFunctions(
+  action: FunctionsAction,
+  target: RedisTarget,
+  interrupts: Interrupts,
+): Promise<number> {
+  const doing = { install: 'installing', status: 'reading the status of', remove: 'removing' }[action];
+  return withRedis(target, `${doing} the functions library`, interrupts, async (client, Filter) => {
     let status: FunctionsStatus[];
     try {
       status =

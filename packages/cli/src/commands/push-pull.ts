@@ -18,7 +18,7 @@ export async function runPush(
   } catch (error) {
     throw inFile(file, error);
   }
-  return withRedis(target, async (client, Filter) => {
+  return withRedis(target, `pushing ${file} to ${target.name}`, interrupts, async (client, Filter) => {
     if (options.replace) {
       const existing = await Filter.open(client, target.name).catch(() => undefined);
       await existing?.drop();
@@ -45,7 +45,7 @@ export async function runPush(
  * stdout (`-`).
  */
 export async function runPull(target: RedisTarget, file: string, writer: WriterOptions): Promise<number> {
-  return withRedis(target, async (client, Filter) => {
+  return withRedis(target, `pulling ${target.name}`, writer.interrupts, async (client, Filter) => {
     const filter = await Filter.open(client, target.name);
     const local = await filter.toLocal();
     if (isStdout(file)) {

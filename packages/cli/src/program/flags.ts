@@ -118,7 +118,8 @@ export const REDIS_HELP = `
 Redis: redis://[user[:password]@]host[:port]/NAME[?db=N], rediss:// for TLS. NAME is the filter; ?db=N selects a
 database (a cluster has only 0). The password comes from the URL, else --password-file, else the REDISCLI_AUTH
 variable (as for redis-cli): prefer the last two, since a URL on the command line is visible to ps. A server that
-refuses the connection or does not answer within 3 s fails the command at once, with what to do.`;
+refuses the connection or does not answer within 3 s fails the command at once, with what to do; so does any later
+reply that takes over 10 s. SIGINT or SIGTERM ends a run waiting on a server (exit 130 or 143).`;
 
 export const KEY_HELP = `
 Keys are bytes: a line is hashed as the bytes it has (a CRLF ending is stripped), so a line that is not valid UTF-8

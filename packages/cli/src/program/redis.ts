@@ -88,6 +88,7 @@ Example:\n  bloomkit redis functions install redis://127.0.0.1:6379`,
         await runFunctions(
           action as FunctionsAction,
           await parseRedisTarget(textOf(url), redisFlags(o), process.env, 'server', interrupts),
+          interrupts,
         ),
       );
     });
