@@ -38,7 +38,7 @@ const SLOW_FILES: Record<string, readonly string[]> = {
   window: ['test/stream.spec.ts', 'test/window-kernel.spec.ts'],
   scalable: ['test/scalable-bloom-filter.spec.ts'],
   // The comparisons with DuckDB (a native engine writing and probing real Parquet files).
-  parquet: ['test/duckdb.spec.ts', 'test/parquet-file.spec.ts'],
+  parquet: ['test/duckdb.spec.ts', 'test/duckdb-typed.spec.ts', 'test/parquet-file.spec.ts'],
   // The release pack (it installs every package), the test tools' installer.
   docs: ['test/release.spec.ts', 'test/test-tools.spec.ts', 'test/install.spec.ts'],
 };

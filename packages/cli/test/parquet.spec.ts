@@ -107,4 +107,43 @@ describe('bloomkit parquet', () => {
       `bloomkit: ${fifo}: not a regular file (a Parquet file is read at offsets)\n`,
     ]);
   });
+
+  it('reads values as the schema types them: UUID, DECIMAL, unsigned, TIME, timestamps with offsets, as DuckDB prints them', async () => {
+    const typed = join(dir, 'typed.parquet');
+    const connection = await (await DuckDBInstance.create(':memory:')).connect();
+    await connection.run(
+      `COPY (SELECT ('00000000-0000-4000-8000-' || lpad((i % 200)::VARCHAR, 12, '0'))::UUID AS id,
+              ((i % 200) + 12)::DECIMAL(9,2) AS price, (4294967295 - i % 200)::UINTEGER AS big,
+              TIME '00:00:00' + to_seconds((i % 200)::BIGINT) AS t,
+              TIMESTAMPTZ '2024-01-01 00:00:00+00' + to_seconds((i % 200)::BIGINT) AS at, ((i % 200) * 2)::DOUBLE AS d
+            FROM range(20000) t(i)) TO '${typed}' (FORMAT parquet, ROW_GROUP_SIZE 10000)`,
+    );
+    connection.closeSync();
+    const present: [string, string][] = [
+      ['id', '00000000-0000-4000-8000-000000000007'],
+      ['price', '12'],
+      ['price', '12.00'],
+      ['price', '211.0'],
+      ['big', '4294967295'],
+      ['t', '00:00:07'],
+      ['at', '2024-01-01 00:00:07+00:00'],
+      ['at', '2024-01-01 02:00:07+02'],
+    ];
+    for (const [column, value] of present) {
+      const run = await bloomkit(['parquet', typed, '--column', column, value], { cwd: dir });
+      expect([run.status, run.stdout, run.stderr], `${column} ${value}`).toEqual([0, `${value}\t0 1\n`, '']);
+    }
+    // A value the type cannot hold is said on stderr; the values around it are still answered, and the run exits 2.
+    const mixed = await bloomkit(['parquet', typed, '--column', 'price', '12', '12.001', '13.5', '14'], {
+      cwd: dir,
+    });
+    expect(mixed.stdout).toBe('12\t0 1\n13.5\t-\n14\t0 1\n');
+    expect(mixed.stderr).toMatch(
+      /^bloomkit: parquet: column price \(DECIMAL\(9, 2\)\) takes a decimal number with at most 2 digits after the point and 9 in all, got "12.001"\n$/,
+    );
+    expect(mixed.status).toBe(2);
+    const hex = await bloomkit(['parquet', typed, '--column', 'd', '0x1', '2'], { cwd: dir });
+    expect([hex.status, hex.stdout]).toEqual([2, '2\t0 1\n']);
+    expect(hex.stderr).toMatch(/column d \(DOUBLE\) takes a number, got "0x1"/);
+  });
 });

@@ -3,6 +3,7 @@ export {
   openParquetFilters,
   type ParquetColumn,
   type ParquetFilters,
+  type ParquetLogicalType,
   type ParquetSource,
   type RowGroupAnswer,
 } from './parquet-file.js';

@@ -1,5 +1,5 @@
 import { FormatError, InvalidArgumentError } from '@bloomkit/core';
-import type { AsyncBuffer, FileMetaData } from 'hyparquet';
+import type { AsyncBuffer, FileMetaData, SchemaElement } from 'hyparquet';
 import { readParquetBloomHeader } from './parquet-header.js';
 import { type ParquetValue, PHYSICAL_TYPES, type PhysicalType } from './physical-type.js';
 import { SplitBlockBloomFilter } from './split-block-bloom-filter.js';
@@ -26,6 +26,33 @@ export interface ColumnChunkFilter {
   readonly length: number | undefined;
 }
 
+/**
+ * The logical types that change how a value of a column is written as text and which physical value a writer
+ * hashed for it (apache/parquet-format LogicalTypes.md); the rest read as their physical type.
+ */
+export type ParquetLogicalType =
+  | 'STRING'
+  | 'JSON'
+  | 'ENUM'
+  | 'BSON'
+  | 'UUID'
+  | 'DECIMAL'
+  | 'FLOAT16'
+  | 'DATE'
+  | 'TIME_MILLIS'
+  | 'TIME_MICROS'
+  | 'TIME_NANOS'
+  | 'TIMESTAMP_MILLIS'
+  | 'TIMESTAMP_MICROS'
+  | 'TIMESTAMP_NANOS'
+  | 'INT8'
+  | 'INT16'
+  | 'UINT8'
+  | 'UINT16'
+  | 'UINT32'
+  | 'UINT64'
+  | 'INTERVAL';
+
 /** A leaf column of the file's schema: what its values are and how they are written as text. */
 export interface ParquetColumn {
   /** The column's path in the schema, joined by dots. */
@@ -33,17 +60,19 @@ export interface ParquetColumn {
   /** Its physical type: how its values are hashed. */
   readonly type: PhysicalType;
   /**
-   * Its logical type where the schema gives one that changes how a value reads: `DATE` (INT32 days since
-   * 1970-01-01), `TIMESTAMP_MILLIS`, `TIMESTAMP_MICROS` or `TIMESTAMP_NANOS` (INT64 units since the epoch),
-   * `STRING` (UTF-8 text); undefined otherwise.
+   * Its logical type where the schema gives one that changes how a value reads (from `logical_type`, else the
+   * older `converted_type`): DATE is INT32 days since 1970-01-01, TIME_* and TIMESTAMP_* units since midnight or
+   * the epoch, DECIMAL an unscaled integer, UUID 16 bytes, UINT* an unsigned integer in a signed physical type;
+   * undefined otherwise.
    */
-  readonly logicalType:
-    | 'DATE'
-    | 'TIMESTAMP_MILLIS'
-    | 'TIMESTAMP_MICROS'
-    | 'TIMESTAMP_NANOS'
-    | 'STRING'
-    | undefined;
+  readonly logicalType: ParquetLogicalType | undefined;
+  /** DECIMAL: the digits after the point (`scale`) and in all (`precision`). */
+  readonly scale?: number | undefined;
+  readonly precision?: number | undefined;
+  /** FIXED_LEN_BYTE_ARRAY: the bytes of every value. */
+  readonly length?: number | undefined;
+  /** TIME and TIMESTAMP: whether values are UTC instants (`isAdjustedToUTC`), so a UTC offset in a text counts. */
+  readonly utc?: boolean | undefined;
 }
 
 /** One row group's answer for a value. */
@@ -93,14 +122,26 @@ export async function openParquetFilters(
     throw new FormatError(`${where}: not a readable Parquet file (${(error as Error).message})`);
   }
   const chunks = chunkFilters(where, metadata, file.byteLength);
-  const read = new Map<ColumnChunkFilter, Promise<SplitBlockBloomFilter>>();
-  const find = (rowGroup: number, column: string) =>
-    chunks.find((chunk) => chunk.rowGroup === rowGroup && chunk.column === column);
+  // Found by row group and column in one step (a file may have hundreds of thousands of row groups).
+  const byPlace = new Map(chunks.map((chunk) => [`${chunk.rowGroup}\0${chunk.column}`, chunk]));
+  const find = (rowGroup: number, column: string) => byPlace.get(`${rowGroup}\0${column}`);
+  // One read and one filter per distinct byte range: chunks that name the same bytes share them, and the ranges
+  // read add up to at most the file (ranges that overlap are not a file any writer makes).
+  const read = new Map<string, Promise<SplitBlockBloomFilter>>();
+  let bytesRead = 0;
   const filterOf = (chunk: ColumnChunkFilter): Promise<SplitBlockBloomFilter> => {
-    let filter = read.get(chunk);
+    const range = `${chunk.offset}:${chunk.length ?? ''}:${chunk.type}`;
+    let filter = read.get(range);
     if (filter === undefined) {
-      filter = readChunkFilter(file, chunk);
-      read.set(chunk, filter);
+      filter = readChunkFilter(file, chunk, (bytes) => {
+        bytesRead += bytes;
+        if (bytesRead > file.byteLength) {
+          throw new FormatError(
+            `${where}: the filters' byte ranges add up to more than the file's ${file.byteLength} bytes: they overlap (row group ${chunk.rowGroup} column ${chunk.column})`,
+          );
+        }
+      });
+      read.set(range, filter);
     }
     return filter;
   };
@@ -178,23 +219,95 @@ function columnsOf(metadata: FileMetaData): ParquetColumn[] {
   const leaves = metadata.schema.filter((element) => element.type !== undefined);
   const names = metadata.row_groups[0]?.columns.map((chunk) => chunk.meta_data?.path_in_schema.join('.'));
   return leaves.map((element, i) => {
-    const logical = element.logical_type as { type?: string; unit?: string } | undefined;
-    const converted = element.converted_type as string | undefined;
-    let logicalType: ParquetColumn['logicalType'];
-    if (logical?.type === 'DATE' || converted === 'DATE') logicalType = 'DATE';
-    else if (logical?.type === 'TIMESTAMP' && ['MILLIS', 'MICROS', 'NANOS'].includes(String(logical.unit))) {
-      logicalType = `TIMESTAMP_${logical.unit}` as ParquetColumn['logicalType'];
-    } else if (converted === 'TIMESTAMP_MILLIS' || converted === 'TIMESTAMP_MICROS') logicalType = converted;
-    else if (logical?.type === 'STRING' || converted === 'UTF8') logicalType = 'STRING';
-    return { name: names?.[i] ?? element.name, type: element.type as PhysicalType, logicalType };
+    const { logicalType, utc } = logicalTypeOf(element);
+    return {
+      name: names?.[i] ?? element.name,
+      type: element.type as PhysicalType,
+      logicalType,
+      ...(logicalType === 'DECIMAL'
+        ? {
+            scale: decimalPart(element, 'scale') ?? 0,
+            precision: decimalPart(element, 'precision'),
+          }
+        : {}),
+      ...(element.type === 'FIXED_LEN_BYTE_ARRAY' ? { length: element.type_length } : {}),
+      ...(utc === undefined ? {} : { utc }),
+    };
   });
 }
 
-/** Reads one column chunk's filter: header and bitset, checked. */
-async function readChunkFilter(file: AsyncBuffer, chunk: ColumnChunkFilter): Promise<SplitBlockBloomFilter> {
+const CONVERTED: Readonly<Record<string, ParquetLogicalType>> = {
+  UTF8: 'STRING',
+  JSON: 'JSON',
+  ENUM: 'ENUM',
+  BSON: 'BSON',
+  DECIMAL: 'DECIMAL',
+  DATE: 'DATE',
+  TIME_MILLIS: 'TIME_MILLIS',
+  TIME_MICROS: 'TIME_MICROS',
+  TIMESTAMP_MILLIS: 'TIMESTAMP_MILLIS',
+  TIMESTAMP_MICROS: 'TIMESTAMP_MICROS',
+  INT_8: 'INT8',
+  INT_16: 'INT16',
+  UINT_8: 'UINT8',
+  UINT_16: 'UINT16',
+  UINT_32: 'UINT32',
+  UINT_64: 'UINT64',
+  INTERVAL: 'INTERVAL',
+};
+
+/**
+ * A schema element's logical type: `logical_type` where the writer gave one, else `converted_type` (whose TIME and
+ * TIMESTAMP are UTC-adjusted, LogicalTypes.md "Backward compatibility").
+ */
+function logicalTypeOf(element: SchemaElement): {
+  logicalType: ParquetLogicalType | undefined;
+  utc?: boolean;
+} {
+  const logical = element.logical_type;
+  switch (logical?.type) {
+    case 'STRING':
+    case 'JSON':
+    case 'ENUM':
+    case 'BSON':
+    case 'UUID':
+    case 'DECIMAL':
+    case 'FLOAT16':
+    case 'DATE':
+    case 'INTERVAL':
+      return { logicalType: logical.type };
+    case 'TIME':
+    case 'TIMESTAMP':
+      return { logicalType: `${logical.type}_${logical.unit}`, utc: logical.isAdjustedToUTC };
+    case 'INTEGER':
+      if (logical.bitWidth === 64 || (logical.bitWidth === 32 && logical.isSigned))
+        return { logicalType: undefined };
+      return { logicalType: `${logical.isSigned ? '' : 'U'}INT${logical.bitWidth}` as ParquetLogicalType };
+  }
+  const converted = element.converted_type === undefined ? undefined : CONVERTED[element.converted_type];
+  if (converted?.startsWith('TIME')) return { logicalType: converted, utc: true };
+  return { logicalType: converted };
+}
+
+/** DECIMAL's scale or precision: the logical type's, else the element's own field (converted_type DECIMAL). */
+function decimalPart(element: SchemaElement, part: 'scale' | 'precision'): number | undefined {
+  const logical = element.logical_type;
+  return logical?.type === 'DECIMAL' ? logical[part] : element[part];
+}
+
+/**
+ * Reads one column chunk's filter: header and bitset, checked. `reading` is told the bytes of the filter before they
+ * are read (it may refuse them).
+ */
+async function readChunkFilter(
+  file: AsyncBuffer,
+  chunk: ColumnChunkFilter,
+  reading: (bytes: number) => void,
+): Promise<SplitBlockBloomFilter> {
   const where = `openParquetFilters: row group ${chunk.rowGroup} column ${chunk.column}`;
   let bytes: Uint8Array;
   if (chunk.length !== undefined) {
+    reading(chunk.length);
     bytes = new Uint8Array(await file.slice(chunk.offset, chunk.offset + chunk.length));
     const { numBytes, headerLength } = readParquetBloomHeader(bytes, 0, where);
     if (headerLength + numBytes !== bytes.length) {
@@ -208,6 +321,7 @@ async function readChunkFilter(file: AsyncBuffer, chunk: ColumnChunkFilter): Pro
     );
     // The header is checked against the file's real size: a numBytes past its end is refused before the read.
     const header = readParquetBloomHeader(head, 0, where, file.byteLength - chunk.offset);
+    reading(header.headerLength + header.numBytes);
     bytes = new Uint8Array(
       await file.slice(chunk.offset, chunk.offset + header.headerLength + header.numBytes),
     );

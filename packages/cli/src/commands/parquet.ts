@@ -9,7 +9,7 @@ import {
   valueFromText,
 } from '@bloomkit/parquet';
 import { CliError, EXIT } from '../errors.js';
-import type { Interrupts } from '../interrupts.js';
+import { type Interrupts, untilStopped } from '../interrupts.js';
 import { type KeySource, visitKeys } from '../keys.js';
 import { Output } from '../output.js';
 import { binarySize, grouped } from '../units.js';
@@ -91,12 +91,16 @@ async function probeValues(
   source: ParquetOptions,
   interrupts: Interrupts,
 ): Promise<number> {
-  // Every row group's filter of the column, read first (one range read each): then values stream through.
-  const groups = await Promise.all(
-    Array.from({ length: filters.rowGroups }, (_, group) => filters.filter(group, column.name)),
+  // Every row group's filter of the column, read first (one range read per distinct filter): then values stream
+  // through. A stop signal ends the wait.
+  const groups = await untilStopped(
+    Promise.all(Array.from({ length: filters.rowGroups }, (_, group) => filters.filter(group, column.name))),
+    interrupts,
+    `parquet: reading the filters of ${column.name}`,
   );
   const out = new Output();
   let any = false;
+  let refused = 0;
   const answer = (text: string, value: ParquetValue): void => {
     const answers = groups.map((filter) =>
       filter === undefined ? 'no-filter' : filter.has(value) ? 'maybe' : 'absent',
@@ -109,29 +113,51 @@ async function probeValues(
         : `${text}\t${may.length === 0 ? '-' : may.join(' ')}\n`,
     );
   };
-  const readValue = (key: Key, text: string): ParquetValue => {
-    // A text or bytes column takes the bytes as given; any other type reads the text.
-    if (column.type === 'BYTE_ARRAY' || column.type === 'FIXED_LEN_BYTE_ARRAY') return key;
+  const rawBytes = takesRawBytes(column);
+  // A value the column's type cannot hold is said on stderr, and the others are still answered (exit 2 at the end).
+  const readValue = (key: Key, text: string): ParquetValue | undefined => {
+    if (rawBytes) return key;
     try {
       return valueFromText(column, text);
     } catch (error) {
-      throw new CliError(`parquet: ${(error as Error).message.replace(/^valueFromText: /, '')}`);
+      refused++;
+      out.flush();
+      process.stderr.write(
+        `bloomkit: parquet: ${(error as Error).message.replace(/^valueFromText: /, '')}\n`,
+      );
+      return undefined;
     }
+  };
+  const visit = (key: Key, text: string) => {
+    const value = readValue(key, text);
+    if (value !== undefined) answer(text, value);
   };
   await visitKeys(
     source,
     {
-      argument: (key, text) => answer(text, readValue(key, text)),
+      argument: (key, text) => visit(key, text),
       bytes(chunk, start, end) {
         const bytes = chunk.subarray(start, end);
-        const text = UTF8.decode(bytes);
-        answer(text, readValue(bytes, text));
+        visit(bytes, UTF8.decode(bytes));
       },
     },
     interrupts,
   );
   out.flush();
-  return interrupts.exitStatus ?? (any ? EXIT.ok : EXIT.absent);
+  if (interrupts.exitStatus !== undefined) return interrupts.exitStatus;
+  return refused > 0 ? EXIT.error : any ? EXIT.ok : EXIT.absent;
+}
+
+/**
+ * Whether a column's values are the bytes of the line as given: text, JSON, ENUM and BSON columns and plain byte
+ * arrays (a line need not be UTF-8). A FIXED_LEN_BYTE_ARRAY of another length than the line's is read as text, to
+ * be refused by its length; UUID, DECIMAL, FLOAT16 and INTERVAL are read as the text of their value.
+ */
+function takesRawBytes(column: ParquetColumn): boolean {
+  if (column.type === 'BYTE_ARRAY') return column.logicalType !== 'DECIMAL';
+  return (
+    column.type === 'FIXED_LEN_BYTE_ARRAY' && column.logicalType === undefined && column.length === undefined
+  );
 }
 
 /** One row per column chunk with a filter: what `bloomkit info` shows of a bloomkit file. */
