@@ -28,9 +28,24 @@ function fileOf(path) {
   return undefined;
 }
 
-/** A server for the page; call `listen` on it. */
+/**
+ * A server for the page; call `listen` on it. It only reads: GET and HEAD, without a body. Any other method is a 405
+ * and a request that carries a body a 413, both answered at once with the connection closed, so nothing a client
+ * sends is read or kept.
+ */
 export function sizerServer() {
   return createServer(async (request, response) => {
+    const refuse = (status, headers = {}) => {
+      response.writeHead(status, { ...headers, connection: 'close' });
+      response.end(() => request.socket.destroy());
+    };
+    if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(405, { allow: 'GET, HEAD' });
+    if (
+      request.headers['transfer-encoding'] !== undefined ||
+      Number(request.headers['content-length'] ?? 0) > 0
+    ) {
+      return refuse(413);
+    }
     const path = new URL(request.url ?? '/', 'http://x').pathname;
     const file = fileOf(path);
     if (file === undefined) {

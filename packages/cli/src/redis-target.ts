@@ -315,6 +315,9 @@ export function explainRedisFailure(
     return `no answer within ${CONNECT_TIMEOUT_MS / 1000} s: check the host, the port and any firewall between`;
   }
   if (codes.includes('ENOTFOUND') || has(/ENOTFOUND|EAI_AGAIN/)) return `unknown host ${target.url.hostname}`;
+  if (has(/Protocol error|Please report this/i)) {
+    return `the server on ${where} does not speak Redis's protocol (an HTTP server or another service on that port?): check the port`;
+  }
   if (has(/WRONGPASS|invalid username-password pair/i)) {
     return 'wrong user name or password (WRONGPASS): check REDISCLI_AUTH, --password-file or the URL';
   }

@@ -143,3 +143,23 @@ describe('a server that stops answering after the connection was made', () => {
     });
   });
 });
+
+describe('a server that is not Redis', () => {
+  it("an HTTP server on the port: one line that says so, not the client library's internals", async () => {
+    const http = await fakeServer(
+      () => 'HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\nconnection: close\r\n\r\n',
+    );
+    try {
+      const run = await bloomkit(['pull', `redis://127.0.0.1:${http.port}/f`, join(dir, 'x.bf')], {
+        cwd: dir,
+        env: env(),
+      });
+      expect([run.status, run.stderr]).toEqual([
+        2,
+        `bloomkit: redis://127.0.0.1:${http.port}: the server on 127.0.0.1:${http.port} does not speak Redis's protocol (an HTTP server or another service on that port?): check the port\n`,
+      ]);
+    } finally {
+      http.close();
+    }
+  });
+});

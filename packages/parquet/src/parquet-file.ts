@@ -66,8 +66,9 @@ export interface ParquetColumn {
    * undefined otherwise.
    */
   readonly logicalType: ParquetLogicalType | undefined;
-  /** DECIMAL: the digits after the point (`scale`) and in all (`precision`). */
+  /** DECIMAL: the digits after the point. */
   readonly scale?: number | undefined;
+  /** DECIMAL: the digits in all; a value needs fewer than 10^precision as its unscaled integer. */
   readonly precision?: number | undefined;
   /** FIXED_LEN_BYTE_ARRAY: the bytes of every value. */
   readonly length?: number | undefined;

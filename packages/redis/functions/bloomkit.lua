@@ -507,10 +507,10 @@ checkMeta = function(name, f)
     meta.width = int('counterBits', 4, 8)
     if meta.width ~= 4 and meta.width ~= 8 then bad('counterBits', 'one of 4, 8') end
     if meta.exceptions then bad('exceptions', '0 for a counting filter (exceptions live beside bits)') end
-    meta.m = int('bits', 1, TWO32 / meta.width)
+    meta.m = int('bits', 1, floor((TWO32 - 8 * GUARD_BYTES) / meta.width)) -- the guard follows, below bit 2^32
   else
     meta.width = int('counterBits', 0, 0)
-    meta.m = int('bits', 1, TWO32)
+    meta.m = int('bits', 1, TWO32 - 8 * GUARD_BYTES) -- the guard follows, below bit 2^32
     local unit = kind.unit(meta.k)
     if meta.m % unit ~= 0 then bad('bits', format("a multiple of %d (the layout's unit with k = %d)", unit, meta.k)) end
   end
@@ -1298,6 +1298,8 @@ local function bk_reserve(keys, args)
     elseif option == 'GROWTH' and i < #args then o.growth = args[i + 1]; i = i + 2
     elseif option == 'TIGHTENING' and i < #args then o.tightening = args[i + 1]; i = i + 2
     elseif option == 'EXCEPTIONS' then o.exceptions = true; i = i + 1
+    elseif (option == 'SEED' or option == 'COUNTERBITS' or option == 'GROWTH' or option == 'TIGHTENING') and i == #args then
+      fail(format('%s: %s needs a value', where, option))
     elseif option == 'DURATION' then
       fail(format("%s: DURATION applies to a window filter, which the functions do not size (a window's sizing would hold the server about a second): create it with @bloomkit/redis, or bloomkit create FILE --kind window --duration D and bloomkit push FILE redis://HOST/NAME", where))
     else fail(format('%s: unknown option %s (known: SEED s, COUNTERBITS w, GROWTH g, TIGHTENING r, EXCEPTIONS)', where, show(args[i]))) end
@@ -1669,8 +1671,18 @@ local function bk_version()
   return VERSION
 end
 
-local function register(name, body, readOnly)
-  redis.register_function({ function_name = name, callback = verb(body), flags = readOnly and { 'no-writes' } or {} })
+-- `keys`: how many key arguments the verb takes (the filter's name, or none); another number is an error reply, so a
+-- second name is never silently ignored (nor routed to another slot's node).
+local function register(name, body, readOnly, keys)
+  keys = keys or 1
+  local checked = function(k, args)
+    if #k ~= keys then
+      fail(format('%s takes %d key argument%s (%s), got %d', name, keys, keys == 1 and '' or 's',
+        keys == 1 and "the filter's name" or 'FCALL ' .. name .. ' 0 ...', #k))
+    end
+    return body(k, args)
+  end
+  redis.register_function({ function_name = name, callback = verb(checked), flags = readOnly and { 'no-writes' } or {} })
 end
 
 register('bk_reserve', bk_reserve)
@@ -1691,5 +1703,5 @@ register('bk_card', bk_card, true)
 register('bk_info', bk_info, true)
 register('bk_shard_mexists', bk_shard_mexists, true)
 register('bk_positions', bk_positions, true)
-register('bk_hash', bk_hash, true)
-register('bk_version', bk_version, true)
+register('bk_hash', bk_hash, true, 0)
+register('bk_version', bk_version, true, 0)

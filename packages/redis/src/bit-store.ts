@@ -4,7 +4,7 @@ import { ExceptionFilter } from '@bloomkit/exceptions';
 import { BitfieldBatch, GET_BIT, SET_BIT } from './bitfield.js';
 import { allocateBytes, readBytes, writeBytes } from './bytes.js';
 import { runScript, type Script, script } from './client.js';
-import { filterGone, isGoneReply, RedisFilterError } from './errors.js';
+import { filterGone, isGoneReply, RedisFilterError, scriptError } from './errors.js';
 import { readExceptionSets, writeExceptionSets } from './exception-sets.js';
 import { checkGuard, GUARD_BYTES, guardBytes, guardRead } from './guard.js';
 import { type RedisKind, redisKind, singleClass } from './kinds.js';
@@ -12,12 +12,28 @@ import type { LocalFilter, SingleLocalFilter } from './local.js';
 import { PackedKeys, PackedOffsets } from './packed.js';
 import { everyIndex, PagesReader } from './pages-reader.js';
 import { KeyPositions, redisBitOffset } from './positions.js';
-import { EXCEPTIONS_ADD, EXCEPTIONS_HAS, EXCEPTIONS_RECORD, EXCEPTIONS_REMOVE } from './scripts.js';
+import {
+  COUNTED_ADD,
+  EXCEPTIONS_ADD,
+  EXCEPTIONS_HAS,
+  EXCEPTIONS_RECORD,
+  EXCEPTIONS_REMOVE,
+} from './scripts.js';
 import { settleAll } from './settle.js';
 import { shardTrailer } from './shard-shape.js';
 import type { Counter, Store, StoreContext } from './store.js';
 
 const EXCEPTED_ADD = script(EXCEPTIONS_ADD);
+const COUNTED = script(COUNTED_ADD);
+
+/**
+ * Adds of at most this many keys into one string are one COUNTED_ADD script (bits, guard, meta and count in one
+ * round trip); larger ones are BITFIELDs and then the count. Measured with pnpm bench --redis (standard filter,
+ * k = 7, 2026-11-28): one key per call 8.7-8.9 k adds/s by script against 5.0-5.1 k/s for BITFIELD and then the
+ * count; batches of 1,000 126-136 k/s by script (5.4 us of Redis per key: every argument becomes a Lua string)
+ * against 179-185 k/s (1.4 us).
+ */
+const COUNTED_ADD_KEYS = 16;
 const EXCEPTED_HAS = script(EXCEPTIONS_HAS);
 const RECORD = script(EXCEPTIONS_RECORD);
 const REMOVE = script(EXCEPTIONS_REMOVE);
@@ -209,6 +225,7 @@ export class BitStore implements Store {
    */
   private async addRun(where: string, input: readonly Key[]): Promise<boolean[]> {
     const list = keyList(where, input);
+    if (!this.sharded && list.length <= COUNTED_ADD_KEYS) return this.countedAddRun(where, list);
     const { client, generation, name } = this.context;
     const k = this.context.params.hashes;
     const sizes = this.sizes();
@@ -250,8 +267,43 @@ export class BitStore implements Store {
       },
     );
     for (const [g, reply] of replies.entries()) answer(g, reply);
+    // The count follows (the shards live in other slots than the meta hash; a batch's BITFIELDs cost Redis a fifth of
+    // a script's work), and the add resolves once it is in: its script rejects when the meta hash is gone, so no key
+    // is acknowledged into storage whose meta was evicted or dropped.
     await this.counter.add(where, added);
     return out;
+  }
+
+  /**
+   * Test-and-add of a few keys into one string: one COUNTED_ADD script (scripts.ts) that checks the
+   * meta hash's generation and the string, sets the bits and raises `count`, atomically: an add resolves with
+   * everything it implies applied, and never writes into storage whose meta hash is gone. The scripts are sent as
+   * soon as their chunk is full, so encoding the next overlaps with Redis running this one.
+   */
+  private async countedAddRun(where: string, list: readonly Key[]): Promise<boolean[]> {
+    const { client, generation, name, keys } = this.context;
+    const k = this.context.params.hashes;
+    const head = [String(generation), String(this.sizes()[0]! + GUARD_BYTES), String(k), '0', '0'];
+    const sent = this.chunked(
+      this.locate(where, list),
+      everyIndex(list.length),
+      0,
+      k,
+      () => new BitfieldBatch(keys.data, false),
+      (batch, offset) => batch.push(SET_BIT, offset),
+      (batch) =>
+        batch.sendToScript(client, COUNTED, [keys.meta, keys.data], head).catch((error: unknown) => {
+          throw scriptError(where, name, error);
+        }),
+    );
+    return this.inOrder(where, list.length, sent, (reply, count) => {
+      if (typeof reply !== 'string' || reply.length !== count) {
+        throw new RedisFilterError(
+          `${where}: unexpected reply from Redis: ${JSON.stringify(reply)?.slice(0, 80)}`,
+        );
+      }
+      return [...reply].map((code) => code === '1');
+    });
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { RedisClient } from './client.js';
-import { sendEncoded } from './ioredis-seam.js';
+import { sendEncoded, sendEncodedScript } from './ioredis-seam.js';
 
 /**
  * One BITFIELD (or BITFIELD_RO) command for a whole batch of keys, written in the Redis protocol (RESP) by this
@@ -42,6 +42,19 @@ export class BitfieldBatch {
       this.bytes.subarray(0, this.used),
       this.args,
     )) as number[];
+  }
+
+  /**
+   * Sends the subcommands as the last arguments of `script` (on `keys`, after the arguments `head`) instead of as a
+   * BITFIELD of their own: for a script that runs them inside a larger atomic step (scripts.ts, COUNTED_ADD).
+   */
+  sendToScript(
+    client: RedisClient,
+    script: { readonly source: string; readonly sha: string },
+    keys: readonly string[],
+    head: readonly string[],
+  ): Promise<unknown> {
+    return sendEncodedScript(client, script, keys, head, this.bytes.subarray(0, this.used), this.args);
   }
 
   /** `before`, the offset as a bulk string, `after`: one subcommand. */

@@ -1,4 +1,9 @@
-import { ChecksumMismatchError, IncompatibleFiltersError, InvalidArgumentError } from '@bloomkit/core';
+import {
+  ChecksumMismatchError,
+  FormatError,
+  IncompatibleFiltersError,
+  InvalidArgumentError,
+} from '@bloomkit/core';
 import { checkInteger, crc32c } from '@bloomkit/core/kit';
 import { CHUNK_BYTES, readBytes } from './bytes.js';
 import type { RedisClient } from './client.js';
@@ -185,7 +190,8 @@ export async function stageChunk(
     );
   }
   let staged = cursorOfFields(where, name, await client.hgetall(keys.progress));
-  if (start === 0 && (staged === undefined || !sameFile(staged, chunk))) {
+  const fresh = start === 0 && (staged === undefined || !sameFile(staged, chunk));
+  if (fresh) {
     // The first chunk of a file: a new import, replacing an unfinished one of another file.
     await dropStaging(client, name, staged);
     staged = { end: 0, length: chunk.length, crc: chunk.crc };
@@ -200,6 +206,11 @@ export async function stageChunk(
     throw new InvalidArgumentError(
       `${where}: the chunk starts at byte ${start} but only ${staged.end} were received; resume after ${formatCursor(staged)} (importProgress)`,
     );
+  }
+  if (staged.end > 0 && !(start === 0 && fresh)) {
+    // Going on from what the hash says was received: its last segment must end there, or the next write would
+    // reach an offset nothing was staged before (another client's hash claiming 2^39 bytes: 256 MiB at once).
+    await checkStaged(where, client, name, staged, Math.floor((staged.end - 1) / SEGMENT_BYTES));
   }
   if (chunk.end > staged.end) {
     // Write the part not yet staged, split at the segments' bounds.
@@ -221,6 +232,8 @@ export async function stageChunk(
   await Promise.all(stagingKeyList(name, received).map((key) => client.expire(key, STAGING_TTL_SECONDS)));
   if (received < chunk.length) return undefined;
 
+  // The staged bytes are read only once Redis shows they are all there, each segment at its size.
+  await checkStaged(where, client, name, { ...chunk, end: received }, 0);
   const parts: Uint8Array[] = [];
   for (let i = 0; i * SEGMENT_BYTES < chunk.length; i++) {
     parts.push(
@@ -235,6 +248,32 @@ export async function stageChunk(
     );
   }
   return parts;
+}
+
+/**
+ * Checks that segments `from`.. of an import hold the bytes its hash says were received (`staged.end`), each at its
+ * size; else deletes the staging and throws a FormatError. So a staging hash that another client wrote (a `received`
+ * it never staged, a length of 2^39) makes nothing allocated, in Redis or here.
+ */
+async function checkStaged(
+  where: string,
+  client: RedisClient,
+  name: string,
+  staged: Cursor,
+  from: number,
+): Promise<void> {
+  const keys = stagingKeys(name);
+  const segments = Math.ceil(staged.end / SEGMENT_BYTES);
+  const indexes = Array.from({ length: Math.max(0, segments - from) }, (_, j) => from + j);
+  const held = await Promise.all(indexes.map((i) => client.strlen(keys.segment(i))));
+  const at = held.findIndex(
+    (bytes, j) => bytes !== Math.min(SEGMENT_BYTES, staged.end - indexes[j]! * SEGMENT_BYTES),
+  );
+  if (at < 0) return;
+  await dropStaging(client, name, staged);
+  throw new FormatError(
+    `${where}: the staging of ${JSON.stringify(name)} says ${staged.end} bytes were received, but its segment ${indexes[at]} holds ${held[at]} bytes: it was not staged by this import (or was cut); discarded, start again`,
+  );
 }
 
 /** Deletes an import's staging keys: the progress hash and the segments of the bytes received (`staged.end`). */

@@ -3,16 +3,20 @@ import { CounterArray, type CounterBits, keyList } from '@bloomkit/core/kit';
 import { BitfieldBatch, BitfieldOp } from './bitfield.js';
 import { allocateBytes, readBytes, writeBytes } from './bytes.js';
 import { runScript, script } from './client.js';
-import { filterGone, isGoneReply } from './errors.js';
+import { filterGone, isGoneReply, RedisFilterError, scriptError } from './errors.js';
 import { checkGuard, GUARD_BYTES, guardBytes, guardRead } from './guard.js';
 import { redisKind, singleClass } from './kinds.js';
 import type { LocalFilter, SingleLocalFilter } from './local.js';
 import { answers, PackedOffsets } from './packed.js';
 import { KeyPositions, redisCounterOffset } from './positions.js';
-import { COUNTERS_DELETE } from './scripts.js';
+import { COUNTED_ADD, COUNTERS_DELETE } from './scripts.js';
 import type { Counter, Store, StoreContext } from './store.js';
 
 const DELETE = script(COUNTERS_DELETE);
+const COUNTED = script(COUNTED_ADD);
+
+/** Adds of at most this many keys are one script (see BitStore's COUNTED_ADD_KEYS for the measurement). */
+const COUNTED_ADD_KEYS = 16;
 
 /**
  * A counting filter in one string `bloomkit:{NAME}:data`: 4- or 8-bit counters packed exactly as the bloomkit
@@ -50,13 +54,32 @@ export class CounterStore implements Store {
   }
 
   /**
-   * Saturating increments of every counter of the batch in one BITFIELD, after a GET of the guard (guard.ts); a
-   * key is new when one of its counters went 0 → 1.
+   * Saturating increments of every counter of the batch; a key is new when one of its counters went 0 → 1. A few
+   * keys ({@link COUNTED_ADD_KEYS}) are one COUNTED_ADD script (scripts.ts): the meta hash's generation and the string
+   * checked, the counters raised and `count` with them, in one atomic step and one round trip. A larger batch is one
+   * BITFIELD after a GET of the guard (guard.ts), then the count, whose script rejects when the meta hash is gone;
+   * the add resolves once both are applied.
    */
   async addMany(input: readonly Key[]): Promise<boolean[]> {
     const where = 'RedisBloomFilter.addMany';
     const list = keyList(where, input);
-    const { client, keys, generation, name } = this.context;
+    const { client, keys, generation, name, params } = this.context;
+    if (list.length <= COUNTED_ADD_KEYS) {
+      const batch = new BitfieldBatch(keys.data, false);
+      this.encode(list, (offset) => batch.push(this.increment, offset));
+      const head = [String(generation), String(this.bytes() + GUARD_BYTES), String(params.hashes), '1', '1'];
+      const reply = await batch
+        .sendToScript(client, COUNTED, [keys.meta, keys.data], head)
+        .catch((error: unknown) => {
+          throw scriptError(where, name, error);
+        });
+      if (typeof reply !== 'string' || reply.length !== list.length) {
+        throw new RedisFilterError(
+          `${where}: unexpected reply from Redis: ${JSON.stringify(reply)?.slice(0, 80)}`,
+        );
+      }
+      return [...reply].map((code) => code === '1');
+    }
     const batch = new BitfieldBatch(keys.data, false, [...guardRead(this.bytes()), 'OVERFLOW', 'SAT']);
     this.encode(list, (offset) => batch.push(this.increment, offset));
     const now = await batch.send(client);

@@ -1,4 +1,4 @@
-import { BloomError } from '@bloomkit/core';
+import { BloomError, FormatError } from '@bloomkit/core';
 
 /**
  * A Redis filter operation that failed in Redis: a lost connection, a node that is down, a reply that is not what
@@ -39,4 +39,19 @@ export function filterGone(where: string, name: string, cause?: unknown): Filter
 /** True when `error` is a script's reply saying the filter is gone. */
 export function isGoneReply(error: unknown): boolean {
   return error instanceof Error && error.message.startsWith(GONE_REPLY);
+}
+
+/**
+ * A script's refusal of a meta field (`BLOOMKIT_BADMETA field`) as the FormatError that names it and its hash; any
+ * other error as it is. A script checks its fields before it writes, so nothing was changed.
+ */
+export function scriptError(where: string, name: string, error: unknown): unknown {
+  if (isGoneReply(error)) return filterGone(where, name, error);
+  if (error instanceof Error && error.message.startsWith('BLOOMKIT_BADMETA')) {
+    const field = error.message.split(' ')[1];
+    return new FormatError(
+      `${where}: meta field ${field} of bloomkit:{${name}}:meta is not valid; nothing was written`,
+    );
+  }
+  return error;
 }

@@ -32,54 +32,75 @@ export function functionsVersion(): number {
 export interface FunctionsStatus {
   /** `host:port` of the server. */
   readonly node: string;
-  /** The version of its bloomkit library, or null when it has none. */
+  /**
+   * The version of its bloomkit library, or null when it has none; 0 for a library named bloomkit that answers no
+   * version (broken, or not this one): `installFunctions` replaces it.
+   */
   readonly version: number | null;
+  /** True when the library holds this package's version but not its text (edited by hand): install replaces it. */
+  readonly modified: boolean;
 }
 
-/** The servers a library must be on: the one server, or every primary of a cluster. */
-function servers(client: RedisClient): Redis[] {
-  return client.isCluster ? (client as Cluster).nodes('master') : [client as Redis];
+/**
+ * The servers a library must be on: the one server, or every primary of a cluster, once the cluster client knows
+ * them (a cluster client lists no node before its first command has loaded the slots).
+ */
+async function servers(client: RedisClient): Promise<Redis[]> {
+  if (!client.isCluster) return [client as Redis];
+  const cluster = client as Cluster;
+  if (cluster.status !== 'ready') await cluster.ping();
+  const primaries = cluster.nodes('master');
+  if (primaries.length === 0) throw new RedisFilterError('functions: the cluster lists no primary node');
+  return primaries;
 }
 
 function address(server: Redis): string {
   return `${server.options.host ?? '127.0.0.1'}:${server.options.port ?? 6379}`;
 }
 
-async function versionOn(server: Redis): Promise<number | null> {
-  const libraries = (await server.call('FUNCTION', 'LIST', 'LIBRARYNAME', FUNCTIONS_LIBRARY)) as unknown[];
-  const held = libraries.some((library) => {
+async function statusOn(server: Redis): Promise<FunctionsStatus> {
+  const node = address(server);
+  const libraries = (await server.call(
+    'FUNCTION',
+    'LIST',
+    'WITHCODE',
+    'LIBRARYNAME',
+    FUNCTIONS_LIBRARY,
+  )) as unknown[];
+  let code: string | undefined;
+  for (const library of libraries) {
     const fields = library as unknown[];
-    for (let i = 0; i + 1 < fields.length; i += 2) {
-      if (fields[i] === 'library_name' && fields[i + 1] === FUNCTIONS_LIBRARY) return true;
-    }
-    return false;
-  });
-  if (!held) return null;
-  const version = Number(await server.call('FCALL_RO', 'bk_version', '0'));
-  if (!Number.isSafeInteger(version) || version < 1) {
-    throw new RedisFilterError(
-      `${address(server)} holds a library named ${FUNCTIONS_LIBRARY} whose bk_version is not a version: ${String(version)}`,
-    );
+    const named = fields.some((field, i) => field === 'library_name' && fields[i + 1] === FUNCTIONS_LIBRARY);
+    const at = fields.indexOf('library_code');
+    if (named) code = at >= 0 ? String(fields[at + 1]) : '';
   }
-  return version;
+  if (code === undefined) return { node, version: null, modified: false };
+  const version = await server.call('FCALL_RO', 'bk_version', '0').then(Number, () => 0);
+  // A library of that name with no version or another answer is not this one: version 0, which install replaces.
+  if (!Number.isSafeInteger(version) || version < 1) return { node, version: 0, modified: false };
+  return { node, version, modified: version === functionsVersion() && code !== functionsSource() };
+}
+
+async function statusOf(primaries: readonly Redis[]): Promise<FunctionsStatus[]> {
+  return Promise.all(primaries.map(statusOn));
 }
 
 /** The version of the bloomkit library on the server, or on each primary of a cluster (null: none there). */
 export async function functionsStatus(client: RedisClient): Promise<FunctionsStatus[]> {
-  return Promise.all(
-    servers(client).map(async (server) => ({ node: address(server), version: await versionOn(server) })),
-  );
+  return statusOf(await servers(client));
 }
 
 /**
- * Loads the library on the server (a cluster: on every primary; replicas follow). A server that holds it at the
- * same version is left alone; an older one is replaced; a newer one is refused with a RedisFilterError before any
- * server is changed, so a rollout of an older package never downgrades the fleet's functions. Needs `FUNCTION` in
- * the user's ACL (using the verbs needs only `FCALL` and `FCALL_RO`).
+ * Loads the library on the server (a cluster: on every primary; replicas follow). A server that holds this very
+ * library is left alone; an older version, a broken one (version 0) or this version edited by hand is replaced; a
+ * newer one is refused with a RedisFilterError before any server is changed, so a rollout of an older package never
+ * downgrades the fleet's functions. Needs `FUNCTION` in the user's ACL (using the verbs needs only `FCALL` and
+ * `FCALL_RO`).
  */
 export async function installFunctions(client: RedisClient): Promise<FunctionsStatus[]> {
   const ours = functionsVersion();
-  const before = await functionsStatus(client);
+  const primaries = await servers(client);
+  const before = await statusOf(primaries);
   const newer = before.find((status) => status.version !== null && status.version > ours);
   if (newer !== undefined) {
     throw new RedisFilterError(
@@ -88,20 +109,22 @@ export async function installFunctions(client: RedisClient): Promise<FunctionsSt
   }
   const code = functionsSource();
   await Promise.all(
-    servers(client).map(async (server, i) => {
-      if (before[i]!.version !== ours) await server.call('FUNCTION', 'LOAD', 'REPLACE', code);
+    primaries.map(async (server, i) => {
+      const held = before[i]!;
+      if (held.version !== ours || held.modified) await server.call('FUNCTION', 'LOAD', 'REPLACE', code);
     }),
   );
-  return functionsStatus(client);
+  return statusOf(primaries);
 }
 
 /** Deletes the bloomkit library from the server (a cluster: every primary that holds it). Filters stay. */
 export async function removeFunctions(client: RedisClient): Promise<FunctionsStatus[]> {
-  const before = await functionsStatus(client);
+  const primaries = await servers(client);
+  const before = await statusOf(primaries);
   await Promise.all(
-    servers(client).map(async (server, i) => {
+    primaries.map(async (server, i) => {
       if (before[i]!.version !== null) await server.call('FUNCTION', 'DELETE', FUNCTIONS_LIBRARY);
     }),
   );
-  return functionsStatus(client);
+  return statusOf(primaries);
 }

@@ -1,6 +1,7 @@
 export type { FileChunk } from './chunks.js';
 export type { RedisClient } from './client.js';
 export { FilterNotFoundError, RedisFilterError } from './errors.js';
+export { EVICTION_WARNING } from './eviction.js';
 export type { RedisFilterInfo } from './filter-handle.js';
 export { DEFAULT_SHARD_BYTES, type RedisFilterOptions } from './filter-params.js';
 export { type FunctionsStatus, functionsSource, functionsVersion } from './functions.js';

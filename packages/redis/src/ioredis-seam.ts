@@ -89,6 +89,59 @@ export async function sendEncoded(
   return command.promise;
 }
 
+/**
+ * Runs `script` (EVALSHA, then EVAL on NOSCRIPT) on `keys` with the arguments `head` and then `encoded` (RESP bulk
+ * strings, `argCount` of them, as BitfieldBatch writes them). Resolves to the reply once Redis has run it, the
+ * fallback included.
+ */
+export async function sendEncodedScript(
+  client: RedisClient,
+  script: { readonly source: string; readonly sha: string },
+  keys: readonly string[],
+  head: readonly string[],
+  encoded: Buffer,
+  argCount: number,
+): Promise<unknown> {
+  // A bulk reply comes as a Buffer through a hand-made command: read as text, as client.evalsha would give it.
+  const run = (name: string, body: string) =>
+    sendEncodedCommand(client, name, [body, String(keys.length)], keys, head, encoded, argCount).then(
+      (reply) => (Buffer.isBuffer(reply) ? reply.toString('latin1') : reply),
+    );
+  try {
+    return await run('EVALSHA', script.sha);
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+    return await run('EVAL', script.source);
+  }
+}
+
+/** `name lead... keys... head... encoded...`: the keys take the client's keyPrefix, and route the command. */
+function sendEncodedCommand(
+  client: RedisClient,
+  name: string,
+  lead: readonly string[],
+  keys: readonly string[],
+  head: readonly string[],
+  encoded: Buffer,
+  argCount: number,
+): Promise<unknown> {
+  const seam = seamOf(client);
+  if (seam.kind === 'public') {
+    return client.call(name, ...lead, ...keys, ...head, ...decodeBulkStrings(encoded, argCount));
+  }
+  const words = [...lead, ...keys.map((key) => seam.keyPrefix + key), ...head];
+  const bulk = words.map((word) => `$${Buffer.byteLength(word)}\r\n${word}\r\n`).join('');
+  const raw = Buffer.concat([
+    Buffer.from(`*${words.length + argCount + 1}\r\n$${name.length}\r\n${name}\r\n${bulk}`),
+    encoded,
+  ]);
+  // Its arguments up to the keys are given, so ioredis routes it to the keys' node; only the encoding is bypassed.
+  const command = new seam.Command(name.toLowerCase(), words.slice(0, lead.length + keys.length));
+  command.toWritable = () => raw;
+  client.sendCommand(command);
+  return command.promise;
+}
+
 /** The arguments of RESP bulk strings (`$len\r\nbytes\r\n` each), as Buffers for `client.call`. */
 function decodeBulkStrings(encoded: Buffer, count: number): Buffer[] {
   const out: Buffer[] = [];

@@ -4,6 +4,7 @@ import { MAX_GROWTH, MIN_GROWTH } from '@bloomkit/scalable';
 import { WindowBloomFilter } from '@bloomkit/window';
 import { MAX_STRING_BITS } from './bytes.js';
 import { chainShapes, decodeChainShapes } from './chain-shapes.js';
+import { GUARD_BYTES } from './guard.js';
 import { metaKey } from './keys.js';
 import type { RedisStorage } from './kinds.js';
 import type { RedisFilterParams } from './params.js';
@@ -135,7 +136,8 @@ export const FAMILY_DECODERS: Readonly<Record<RedisStorage, FamilyDecoder>> = {
     const fixed = meta.noGrowth();
     const counterBits = meta.int('counterBits', 4, 8);
     if (counterBits !== 4 && counterBits !== 8) throw meta.bad('counterBits', 'one of 4, 8');
-    const bits = meta.int('bits', 1, MAX_STRING_BITS / counterBits);
+    // The guard's 32 bits follow the counters in the same string (guard.ts).
+    const bits = meta.int('bits', 1, Math.floor((MAX_STRING_BITS - 8 * GUARD_BYTES) / counterBits));
     return { ...base, bits, counterBits, ...meta.oneString(), ...fixed };
   },
 
@@ -158,7 +160,8 @@ export const FAMILY_DECODERS: Readonly<Record<RedisStorage, FamilyDecoder>> = {
 
   bits(meta, base, record) {
     const fixed = meta.noGrowth();
-    const bits = meta.int('bits', 1, MAX_STRING_BITS);
+    // The guard's 32 bits follow the bits in the same string (guard.ts): Redis's largest bit offset is 2^32 - 1.
+    const bits = meta.int('bits', 1, MAX_STRING_BITS - 8 * GUARD_BYTES);
     const unit = record.layout.bitsUnit(base.hashes);
     if (bits % unit !== 0) {
       throw meta.bad('bits', `a multiple of ${unit} (the layout's unit with k = ${base.hashes})`);

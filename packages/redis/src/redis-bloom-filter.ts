@@ -10,6 +10,7 @@ import { keyList } from '@bloomkit/core/kit';
 import { dropStaging, formatCursor, parseCursor, stageChunk, stagedProgress } from './chunks.js';
 import { type RedisClient, runScript, script } from './client.js';
 import { FilterNotFoundError, RedisFilterError } from './errors.js';
+import { warnOfEviction } from './eviction.js';
 import { FilterHandle, readTtl } from './filter-handle.js';
 import { decodeLocal, paramsOf, planParams, type RedisFilterOptions } from './filter-params.js';
 import { type FunctionsStatus, functionsStatus, installFunctions, removeFunctions } from './functions.js';
@@ -102,6 +103,7 @@ export class RedisBloomFilter extends FilterHandle {
       );
     }
     if (ttl !== undefined) await filter.expire(ttl);
+    await warnOfEviction(client, where, name, async () => ttl !== undefined);
     return filter;
   }
 
@@ -174,7 +176,10 @@ export class RedisBloomFilter extends FilterHandle {
       }
       const params = decodeParams(where, name, fields);
       const generation = decodeGeneration(where, name, fields);
-      if (fields.state === 'ready') return new RedisBloomFilter(client, name, params, generation, clock);
+      if (fields.state === 'ready') {
+        await warnOfEviction(client, where, name, async () => (await client.pttl(meta)) > 0);
+        return new RedisBloomFilter(client, name, params, generation, clock);
+      }
       if (waited >= 10_000) throw new RedisFilterError(`${where}: ${name} is still being created after 10 s`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

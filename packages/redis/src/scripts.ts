@@ -315,3 +315,43 @@ if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('HGETALL', KEYS[1])
 redis.call('HSET', KEYS[1], unpack(ARGV))
 return false
 `;
+
+/**
+ * A test-and-add of one string's batch with its count, in one atomic step (bits and counters of one string:
+ * standard, partitioned, counting). KEYS[1] the meta hash, KEYS[2] the string; ARGV[1] the generation, ARGV[2] the
+ * string's length (payload and guard), ARGV[3] k, ARGV[4] the value that makes a key new (0: an old bit; 1: a counter
+ * just raised from 0), ARGV[5] '1' to saturate counters (OVERFLOW SAT), ARGV[6..] the BITFIELD subcommands, k per
+ * key. Nothing is written unless the meta hash holds the generation and the string is there at its length, so an
+ * add never goes into storage whose meta is gone, nor recreates storage that is gone (${GONE_REPLY}). The
+ * subcommands run in BITFIELDs of at most 6,000 arguments (Lua's unpack limit is about 8,000), all in this one
+ * script; \`count\` grows by the new keys before it returns. Returns one character per key: '1' new, '0' present.
+ */
+export const COUNTED_ADD: string = `
+if redis.call('HGET', KEYS[1], 'generation') ~= ARGV[1] then return redis.error_reply('${GONE_REPLY} the filter no longer exists') end
+if redis.call('STRLEN', KEYS[2]) ~= tonumber(ARGV[2]) then return redis.error_reply('${GONE_REPLY} the filter no longer exists') end
+local total = redis.call('HGET', KEYS[1], 'count')
+if total and not string.match(total, '^%d+$') then return redis.error_reply('BLOOMKIT_BADMETA count') end
+local k, newWhen = tonumber(ARGV[3]), tonumber(ARGV[4])
+local values, n = {}, 0
+local step = 6000 - 6000 % (4 * k)
+if step == 0 then step = 4 * k end
+for at = 6, #ARGV, step do
+  local last = math.min(#ARGV, at + step - 1)
+  local reply
+  if ARGV[5] == '1' then reply = redis.call('BITFIELD', KEYS[2], 'OVERFLOW', 'SAT', unpack(ARGV, at, last))
+  else reply = redis.call('BITFIELD', KEYS[2], unpack(ARGV, at, last)) end
+  for i = 1, #reply do values[n + i] = reply[i] end
+  n = n + #reply
+end
+local out, added = {}, 0
+for i = 0, n / k - 1 do
+  local new = '0'
+  for h = i * k + 1, i * k + k do
+    if values[h] == newWhen then new = '1'; break end
+  end
+  if new == '1' then added = added + 1 end
+  out[i + 1] = new
+end
+if added > 0 then redis.call('HINCRBY', KEYS[1], 'count', added) end
+return table.concat(out)
+`;

@@ -1,6 +1,6 @@
 import type { Key } from '@bloomkit/core';
 import { type RedisClient, runScript, script } from './client.js';
-import { filterGone, GONE_REPLY, isGoneReply } from './errors.js';
+import { GONE_REPLY, scriptError } from './errors.js';
 import type { FilterKeys } from './keys.js';
 import type { LocalFilter } from './local.js';
 import type { RedisFilterParams } from './params.js';
@@ -35,7 +35,9 @@ export interface StoreContext {
  * evicted or dropped is an error, never an acknowledgement.
  */
 const COUNT = script(`
-if redis.call('HGET', KEYS[1], 'generation') ~= ARGV[1] then return redis.error_reply('${GONE_REPLY} the filter no longer exists') end
+local state = redis.call('HMGET', KEYS[1], 'generation', 'count')
+if state[1] ~= ARGV[1] then return redis.error_reply('${GONE_REPLY} the filter no longer exists') end
+if state[2] and not string.match(state[2], '^%d+$') then return redis.error_reply('BLOOMKIT_BADMETA count') end
 redis.call('HINCRBY', KEYS[1], 'count', ARGV[2])
 return 0
 `);
@@ -61,7 +63,7 @@ export class Counter {
     if (n <= 0) return;
     const increment = runScript(this.client, COUNT, [this.meta], [this.generation, n]).catch(
       (error: unknown) => {
-        throw isGoneReply(error) ? filterGone(where, this.name, error) : error;
+        throw scriptError(where, this.name, error);
       },
     );
     this.pending = Promise.all([this.pending, increment.catch(() => undefined)]);

@@ -43,7 +43,13 @@ export function readWindowClock(
   where: string,
   options: { readonly clock?: unknown; readonly clockTolerance?: unknown },
 ): WindowClock {
-  const own = options.clock === undefined ? undefined : checkClock(where, options.clock);
+  if (options.clock !== undefined && typeof options.clock !== 'function') {
+    throw new InvalidArgumentError(
+      `${where}: clock must be a function returning milliseconds, got ${typeof options.clock}`,
+    );
+  }
+  // Each reading is checked where it is made (clockArguments), so an error names the call that read it.
+  const own = options.clock as (() => number) | undefined;
   const tolerance = options.clockTolerance ?? DEFAULT_CLOCK_TOLERANCE_MS;
   if (
     typeof tolerance !== 'number' ||
@@ -62,11 +68,14 @@ export function readWindowClock(
   return { own, tolerance };
 }
 
-/** The script arguments of a clock: the caller's reading ('' for the server's time) and the tolerance. */
-export function clockArguments(clock: WindowClock): [string, string] {
+/**
+ * The script arguments of a clock: the caller's reading ('' for the server's time) and the tolerance. A reading that
+ * is not ms since the epoch in [0, 2^47] is an InvalidArgumentError naming `where`, the call that read it.
+ */
+export function clockArguments(where: string, clock: WindowClock): [string, string] {
   if (clock.own === undefined) return ['', 'inf'];
   return [
-    String(clock.own()),
+    String(checkClock(where, clock.own)()),
     clock.tolerance === Number.POSITIVE_INFINITY ? 'inf' : String(clock.tolerance),
   ];
 }

@@ -86,15 +86,15 @@ export class WindowStore implements Store {
       client,
       FRESH,
       [keys.meta],
-      [this.slices, String(this.period), ...this.clockArgs()],
+      [this.slices, String(this.period), ...this.clockArgs('RedisBloomFilter.create')],
     ).catch((error: unknown) => {
       throw clockSkewOf('RedisBloomFilter.create', name, error, this.clock.tolerance) ?? error;
     });
   }
 
   /** The script's clock arguments: the caller's reading and tolerance, or the server's time; none counts for a count window. */
-  private clockArgs(): [string, string] {
-    return this.period === 0 ? ['0', 'inf'] : clockArguments(this.clock);
+  private clockArgs(where: string): [string, string] {
+    return this.period === 0 ? ['0', 'inf'] : clockArguments(where, this.clock);
   }
 
   addMany(keys: readonly Key[]): Promise<boolean[]> {
@@ -116,7 +116,7 @@ export class WindowStore implements Store {
         for (let j = 0; j < this.slices; j++) packed.push(redisBitOffset(positions[j]!));
       }
       const { client, keys, generation, name } = this.context;
-      const [now, tolerance] = this.clockArgs();
+      const [now, tolerance] = this.clockArgs(where);
       const args = [
         packed.buffer(),
         this.shape.hashes,

@@ -163,6 +163,33 @@ describe('exportChunks and importChunk on one node', () => {
     await source.drop();
   });
 
+  it('a staging hash planted by another client (received 2^39 - 1 of 2^39 bytes) allocates nothing: a FormatError, and it is discarded', async () => {
+    const length = 2 ** 39;
+    // Another client claims that all but the last byte of a 512 GiB file were staged.
+    await client.hset(
+      'bloomkit:{planted}:import',
+      'length',
+      length,
+      'crc',
+      '0badc0de',
+      'received',
+      length - 1,
+    );
+    const cursor = `bk1:${length}:${length}:0badc0de`;
+    const before = process.memoryUsage().rss;
+    await expect(
+      RedisBloomFilter.importChunk(client, 'planted', cursor, new Uint8Array([1])),
+    ).rejects.toThrow(
+      /the staging of "planted" says 549755813887 bytes were received, but its segment 2047 holds 0 bytes/,
+    );
+    // Nothing of the size the hash claims was reserved (a segment is 256 MiB; 2,048 of them before the check).
+    expect(process.memoryUsage().rss - before).toBeLessThan(256 * 1024 * 1024);
+    expect(await RedisBloomFilter.importProgress(client, 'planted')).toBeUndefined();
+    expect(await client.keys('bloomkit:{planted}:*')).toEqual([]);
+    // And nothing was allocated in Redis either: the last segment was never written.
+    expect(Number(/used_memory:(\d+)/.exec(await client.info('memory'))![1])).toBeLessThan(200 * 1024 * 1024);
+  });
+
   it('refuse a gap, a corrupt chunk, a name that exists and bytes that do not fit the cursor', async () => {
     const source = await filled(client, 'bad:source', { kind: 'standard', capacity: 5_000, fpr: 0.01 });
     const chunks = await collect(source.exportChunks({ chunkBytes: 1024 }));

@@ -218,3 +218,35 @@ describe('half a filter gone is the filter gone', () => {
     expect(await client.exists(subs[0]!)).toBe(0);
   });
 });
+
+describe('arguments the verbs used to misread', () => {
+  it('a second key argument is an error reply, not ignored; bk_hash and bk_version take none', async () => {
+    expect(await fcall('bk_reserve', 'two-keys', 'standard', '100', '0.01')).toBe('OK');
+    expect(await refusal(client.call('FCALL', 'bk_add', '2', 'two-keys', 'other', 'x'))).toMatch(
+      /bk_add takes 1 key argument \(the filter's name\), got 2/,
+    );
+    expect(await refusal(client.call('FCALL_RO', 'bk_hash', '1', 'two-keys', 'x'))).toMatch(
+      /bk_hash takes 0 key/,
+    );
+    expect(await client.call('FCALL_RO', 'bk_version', '0')).toBeGreaterThan(0);
+    expect(await fcall('bk_card', 'two-keys')).toBe(0);
+  });
+
+  it('an option without its value names the option', async () => {
+    for (const option of ['SEED', 'COUNTERBITS', 'GROWTH', 'TIGHTENING']) {
+      expect(await refusal(fcall('bk_reserve', 'no-value', 'standard', '100', '0.01', option))).toMatch(
+        new RegExp(`bk_reserve: ${option} needs a value`),
+      );
+    }
+    expect(await client.keys('bloomkit:{no-value}:*')).toEqual([]);
+  });
+
+  it('a meta whose bits leave no room for the guard below bit 2^32 is an error naming the field', async () => {
+    expect(await fcall('bk_reserve', 'big-bits', 'standard', '100', '0.01')).toBe('OK');
+    const meta = 'bloomkit:{big-bits}:meta';
+    await client.hset(meta, 'bits', String(2 ** 32), 'hashes', '1');
+    expect(await refusal(fcall('bk_add', 'big-bits', 'x'))).toMatch(
+      /meta field bits of .* must be an integer in \[1, 4294967264\]/,
+    );
+  });
+});

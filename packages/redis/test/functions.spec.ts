@@ -611,7 +611,7 @@ describe('the same safety as the Node client', () => {
         ['standard', '100', '0.01', 'SEED', '4294967296'],
         /SEED must be an integer in \[0, 4294967295\]/,
       ],
-      ['bk_reserve', ['standard', '100', '0.01', 'SEED'], /unknown option 'SEED'/],
+      ['bk_reserve', ['standard', '100', '0.01', 'SEED'], /bk_reserve: SEED needs a value/],
       [
         'bk_reserve',
         ['standard', '100', '0.01', 'COUNTERBITS', '4'],

@@ -1,8 +1,13 @@
 import { urlKeys } from '@bloomkit/testkit';
-import { startSingle } from '@bloomkit/testkit/redis';
-import type { Redis } from 'ioredis';
+import { startRedis, startSingle } from '@bloomkit/testkit/redis';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FilterNotFoundError, RedisBloomFilter, type RedisFilterOptions } from '../src/index.js';
+import {
+  EVICTION_WARNING,
+  FilterNotFoundError,
+  RedisBloomFilter,
+  type RedisFilterOptions,
+} from '../src/index.js';
 
 // A filter in Redis is a meta hash and its storage keys; either can go alone (an eviction under allkeys-lru, a DEL,
 // an expiry of one key). A Node handle then fails with FilterNotFoundError: it never answers "new" into what is left,
@@ -106,6 +111,67 @@ describe('an add resolves once its count is applied', () => {
         else writer.disconnect();
         expect(await (await RedisBloomFilter.open(client, name)).count(), `${end} ${options.kind}`).toBe(1);
       }
+    }
+  });
+});
+
+describe('under allkeys-lru eviction', () => {
+  it('four clients adding while memory runs out: no acknowledged key is answered absent unless some client was told', async () => {
+    const server = await startRedis({ args: ['--maxmemory', '3mb', '--maxmemory-policy', 'allkeys-lru'] });
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    const clients = Array.from({ length: 5 }, () => new Redis({ port: server.port }));
+    try {
+      const names = ['evict-a', 'evict-b', 'evict-c', 'evict-d'];
+      for (const name of names) {
+        await RedisBloomFilter.create(clients[0]!, name, { kind: 'standard', capacity: 40_000, fpr: 0.01 });
+      }
+      // Keys each client was told are in (addMany resolved), and the filters some client got an error from.
+      const acknowledged = new Map<string, string[]>(names.map((name) => [name, []]));
+      const told = new Set<string>();
+      const writer = async (c: number) => {
+        for (let round = 0; round < 40; round++) {
+          const name = names[(c + round) % names.length]!;
+          const keys = urlKeys(100, `evict-${c}-${round}`);
+          try {
+            const filter = await RedisBloomFilter.open(clients[c]!, name);
+            await filter.addMany(keys);
+            acknowledged.get(name)!.push(...keys);
+          } catch (error) {
+            told.add(name);
+            if (!(error instanceof FilterNotFoundError)) throw error;
+          }
+        }
+      };
+      // The fifth client fills memory with other keys, so Redis evicts while the four add.
+      const filler = (async () => {
+        for (let i = 0; i < 400; i++) await clients[4]!.set(`filler:${i}`, 'x'.repeat(20_000));
+      })();
+      await Promise.all([writer(0), writer(1), writer(2), writer(3), filler]);
+      const evicted = Number(/evicted_keys:(\d+)/.exec(await clients[0]!.info('stats'))?.[1]);
+      expect(evicted).toBeGreaterThan(0);
+      let absentUntold = 0;
+      let checked = 0;
+      for (const name of names) {
+        const keys = acknowledged.get(name)!;
+        const answers = await RedisBloomFilter.open(clients[0]!, name)
+          .then((filter) => filter.hasMany(keys))
+          .catch((error: unknown) => {
+            if (!(error instanceof FilterNotFoundError)) throw error;
+            return undefined; // The filter says it is gone: that is being told.
+          });
+        if (answers === undefined) continue;
+        checked += keys.length;
+        if (!told.has(name)) absentUntold += answers.filter((present) => !present).length;
+      }
+      expect(absentUntold).toBe(0);
+      expect(checked + [...told].length).toBeGreaterThan(0);
+      expect(warnings.some((w) => (w as { code?: string }).code === EVICTION_WARNING)).toBe(true);
+    } finally {
+      process.off('warning', onWarning);
+      for (const client of clients) client.disconnect();
+      server.kill();
     }
   });
 });

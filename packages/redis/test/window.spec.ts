@@ -261,3 +261,28 @@ describe('a window filter in Redis', () => {
     await filter.drop();
   });
 });
+
+describe("a caller's clock that goes wrong after open", () => {
+  it('its reading is refused by the call that read it, naming that call, and nothing is written', async () => {
+    let now = Date.now();
+    await RedisBloomFilter.create(single.client, 'clock-later', {
+      kind: 'window',
+      capacity: 1000,
+      fpr: 0.01,
+      duration: 60_000,
+    });
+    const filter = await RedisBloomFilter.open(single.client, 'clock-later', { clock: () => now });
+    expect(await filter.add('a')).toBe(true);
+    for (const reading of [Number.NaN, -1, 2 ** 48]) {
+      now = reading;
+      await expect(filter.addMany(['b'])).rejects.toThrow(InvalidArgumentError);
+      await expect(filter.addMany(['b'])).rejects.toThrow(
+        /^RedisBloomFilter\.addMany: the clock must return milliseconds since the epoch in \[0, 2\^47\]/,
+      );
+      await expect(filter.hasMany(['a'])).rejects.toThrow(/^RedisBloomFilter\.hasMany: the clock/);
+    }
+    now = Date.now();
+    expect(await filter.has('b')).toBe(false);
+    expect(await filter.count()).toBe(1);
+  });
+});

@@ -36,11 +36,15 @@ export async function runFunctions(
     }
     const lines = [...status]
       .sort((a, b) => a.node.localeCompare(b.node))
-      .map(
-        ({ node, version }) =>
-          `${node}\t${version === null ? 'none' : `bloomkit functions version ${version}`}`,
-      );
+      .map(({ node, version, modified }) => `${node}\t${describeLibrary(version, modified)}`);
     process.stdout.write(`${lines.join('\n')}\n`);
     return EXIT.ok;
   });
+}
+
+/** What a server holds, in the status line's words. */
+function describeLibrary(version: number | null, modified: boolean): string {
+  if (version === null) return 'none';
+  if (version === 0) return 'a library named bloomkit that answers no version (install replaces it)';
+  return `bloomkit functions version ${version}${modified ? ', edited by hand (install replaces it)' : ''}`;
 }

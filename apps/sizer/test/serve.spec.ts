@@ -1,0 +1,77 @@
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: the server is a plain ES module without types.
+import { sizerServer } from '../serve.mjs';
+
+// The page's server only reads: a method that writes, or a request with a body, is refused at once and its body
+// never read.
+
+let server: import('node:http').Server;
+let port: number;
+
+beforeAll(async () => {
+  server = sizerServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+/** A request; `bodyBytes` of body announced and written, as much as the server takes before it answers. */
+function send(
+  method: string,
+  path: string,
+  bodyBytes = 0,
+): Promise<{ status: number; allow: string | undefined; sent: number }> {
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        headers: bodyBytes > 0 ? { 'content-length': bodyBytes } : {},
+      },
+      (response) => {
+        // Answered as soon as the status line is in: a server that closes while the body is sent resets the rest.
+        response.resume();
+        resolve({ status: response.statusCode ?? 0, allow: response.headers.allow, sent });
+      },
+    );
+    req.on('error', (error) => reject(error));
+    if (bodyBytes === 0) {
+      req.end();
+      return;
+    }
+    const chunk = Buffer.alloc(1 << 16);
+    const write = () => {
+      while (sent < bodyBytes) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once('drain', write);
+      }
+      req.end();
+    };
+    write();
+  });
+}
+
+describe('the sizer server', () => {
+  it('serves the page to GET and HEAD', async () => {
+    expect((await send('GET', '/')).status).toBe(200);
+    expect((await send('HEAD', '/')).status).toBe(200);
+    expect((await send('GET', '/nope')).status).toBe(404);
+  });
+
+  it('refuses POST, PUT and DELETE with 405, and a body of 100 MB with an answer before it is sent', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+      const answer = await send(method, '/');
+      expect([answer.status, answer.allow], method).toEqual([405, 'GET, HEAD']);
+    }
+    const big = await send('POST', '/', 100 * 1024 * 1024);
+    expect(big.status).toBe(405);
+    // The answer came while most of the body was still unsent: the server did not read it.
+    expect(big.sent).toBeLessThan(100 * 1024 * 1024);
+    expect((await send('GET', '/', 1024)).status).toBe(413);
+  });
+});
