@@ -3,6 +3,7 @@ import { startSingle } from '@bloomkit/testkit/redis';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisBloomFilter } from '../src/index.js';
+import { refusal } from './clients/support.js';
 
 // What one function call may do (functions/bloomkit.lua, "The budget of one call"): a call is priced before it reads
 // past the meta hash or writes anything, and one over the budget is refused whole. Also the halves of a filter that
@@ -21,15 +22,6 @@ afterAll(async () => {
 
 function fcall(verb: string, name: string, ...args: (string | number | Buffer)[]): Promise<unknown> {
   return client.call('FCALL', verb, '1', name, ...args);
-}
-
-async function refusal(call: Promise<unknown>): Promise<string> {
-  const outcome = await call.then(
-    (value) => ({ value }),
-    (error: Error) => ({ error }),
-  );
-  if (!('error' in outcome)) throw new Error(`expected an error reply, got ${JSON.stringify(outcome.value)}`);
-  return outcome.error.message;
 }
 
 /** Every key of the filter `name` with its bytes (hashes as their fields), to show that a call wrote nothing. */

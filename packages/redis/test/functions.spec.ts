@@ -23,7 +23,7 @@ import {
   type RedisFilterOptions,
 } from '../src/index.js';
 import { KeyPositions } from '../src/positions.js';
-import { label, reserveArgs } from './clients/support.js';
+import { label, refusal, reserveArgs } from './clients/support.js';
 
 let client: Redis;
 let other: Redis;
@@ -65,16 +65,6 @@ async function fcall(
     );
   }
   return answers;
-}
-
-/** The error message a call fails with (the test fails when it succeeds). */
-async function refusal(call: Promise<unknown>): Promise<string> {
-  const outcome = await call.then(
-    (value) => ({ value }),
-    (error: Error) => ({ error }),
-  );
-  if (!('error' in outcome)) throw new Error(`expected an error reply, got ${JSON.stringify(outcome.value)}`);
-  return outcome.error.message;
 }
 
 /** Every key of the filter `name` in Redis, whatever its generation. */

@@ -53,3 +53,13 @@ export function reserveArgs(o: RedisFilterOptions): string[] {
 /** A test's name for a kind's options. */
 export const label = (o: RedisFilterOptions): string =>
   `${o.kind}${o.counterBits ? ` ${o.counterBits}-bit` : ''}${o.exceptions ? ' with exceptions' : ''}`;
+
+/** The error message a call fails with (the test fails when it succeeds). */
+export async function refusal(call: Promise<unknown>): Promise<string> {
+  const outcome = await call.then(
+    (value) => ({ value }),
+    (error: Error) => ({ error }),
+  );
+  if (!('error' in outcome)) throw new Error(`expected an error reply, got ${JSON.stringify(outcome.value)}`);
+  return outcome.error.message;
+}
