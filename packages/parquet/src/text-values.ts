@@ -156,7 +156,9 @@ function decimalValue(column: ParquetColumn, text: string, bad: (what: string) =
     shift = 0;
   }
   if (digits.length + shift > precision + 1 && /[^0]/.test(digits)) return bad(takes);
-  const magnitude = BigInt(digits) * 10n ** BigInt(shift);
+  // Non-zero digits were bounded above (at most precision + 1 of them with their shift); zero needs no power of ten,
+  // so an exponent such as 0e999999 costs nothing.
+  const magnitude = /[^0]/.test(digits) ? BigInt(digits) * 10n ** BigInt(shift) : 0n;
   if (magnitude >= 10n ** BigInt(precision)) return bad(takes);
   const unscaled = match[1] === '-' ? -magnitude : magnitude;
   switch (column.type) {

@@ -69,6 +69,8 @@ describe('valueFromText', () => {
       ['0.10e1', 100],
       ['+.5', 50],
       ['9999999.99', 999999999],
+      ['0e999999', 0],
+      ['-0.000e-999999', 0],
     ] as const) {
       expect(valueFromText(dec9, text), text).toBe(unscaled);
     }

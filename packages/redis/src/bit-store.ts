@@ -4,36 +4,22 @@ import { ExceptionFilter } from '@bloomkit/exceptions';
 import { BitfieldBatch, GET_BIT, SET_BIT } from './bitfield.js';
 import { allocateBytes, readBytes, writeBytes } from './bytes.js';
 import { runScript, type Script, script } from './client.js';
-import { filterGone, isGoneReply, RedisFilterError, scriptError } from './errors.js';
+import { COUNTED_ADD_KEYS, countedAdd } from './counted-add.js';
+import { filterGone, isGoneReply, RedisFilterError } from './errors.js';
 import { readExceptionSets, writeExceptionSets } from './exception-sets.js';
 import { checkGuard, GUARD_BYTES, guardBytes, guardRead } from './guard.js';
 import { type RedisKind, redisKind, singleClass } from './kinds.js';
 import type { LocalFilter, SingleLocalFilter } from './local.js';
+import { FIRST_READS, ONE_PHASE_SHARE } from './lookup-phases.js';
 import { PackedKeys, PackedOffsets } from './packed.js';
 import { everyIndex, PagesReader } from './pages-reader.js';
 import { KeyPositions, redisBitOffset } from './positions.js';
-import {
-  COUNTED_ADD,
-  EXCEPTIONS_ADD,
-  EXCEPTIONS_HAS,
-  EXCEPTIONS_RECORD,
-  EXCEPTIONS_REMOVE,
-} from './scripts.js';
+import { EXCEPTIONS_ADD, EXCEPTIONS_HAS, EXCEPTIONS_RECORD, EXCEPTIONS_REMOVE } from './scripts.js';
 import { settleAll } from './settle.js';
 import { shardTrailer } from './shard-shape.js';
 import type { Counter, Store, StoreContext } from './store.js';
 
 const EXCEPTED_ADD = script(EXCEPTIONS_ADD);
-const COUNTED = script(COUNTED_ADD);
-
-/**
- * Adds of at most this many keys into one string are one COUNTED_ADD script (bits, guard, meta and count in one
- * round trip); larger ones are BITFIELDs and then the count. Measured with pnpm bench --redis (standard filter,
- * k = 7, 2026-11-28): one key per call 8.7-8.9 k adds/s by script against 5.0-5.1 k/s for BITFIELD and then the
- * count; batches of 1,000 126-136 k/s by script (5.4 us of Redis per key: every argument becomes a Lua string)
- * against 179-185 k/s (1.4 us).
- */
-const COUNTED_ADD_KEYS = 16;
 const EXCEPTED_HAS = script(EXCEPTIONS_HAS);
 const RECORD = script(EXCEPTIONS_RECORD);
 const REMOVE = script(EXCEPTIONS_REMOVE);
@@ -44,27 +30,6 @@ const NONE = '0';
 
 /** Keys per command: small enough that encoding the next command overlaps with Redis running this one. */
 const CHUNK_KEYS = 256;
-
-/**
- * Bits a lookup reads of every key before it reads the rest of the bits of the keys still possible (see
- * {@link BitStore.hasRun}). An absent key in a filter whose bits are a fraction q set costs j + q^j (k − j) reads
- * when the first phase reads j: at the design fill q = 1/2 and k = 7 that is 4 for j = 1, 3.25 for j = 2, 3.5 for
- * j = 3; in a filter a fifth full (q ≈ 0.14), 1.8 and 2.1. A present key costs k reads whatever j is. A batch
- * that fits one command ({@link CHUNK_KEYS}) reads all k in one phase: there a second round trip costs more than
- * the reads it saves (`has` of one present key ran at 2.5 k/s in two phases, 4.0 k/s in one).
- */
-const FIRST_READS = 2;
-
-/**
- * The share of present answers in a store's last lookup from which its next one reads all k bits in one phase. A
- * phase costs a round trip and the client's work per command, so two phases only pay while they end most keys
- * early. Measured on one node (standard filter, k = 7, 200,000 URL keys in batches of 1,000, wall time a key):
- * a present key 3.0 µs in two phases and 2.7 in one, an absent key 1.7 and 3.0. One phase is cheaper for a batch
- * whose share s of present keys has 2.7 s + 3.0 (1 − s) < 3.0 s + 1.7 (1 − s), that is s > 0.8. The last lookup's
- * share stands for the next one's (a workload's mix changes slowly: a deduplicating stream mostly repeats, a crawler
- * mostly meets new URLs); a wrong guess costs one batch at the slower of the two, never a wrong answer.
- */
-const ONE_PHASE_SHARE = 0.8;
 
 /** Each key's k Redis bit offsets (relative to its string), `offsets[i * k + h]`, and its string's index. */
 interface Located {
@@ -221,11 +186,17 @@ export class BitStore implements Store {
    * Test-and-add: per shard, BITFIELD SET u1 of each key's k bits, returning the old bits (a key is new when one
    * of them was 0), after a GET of the string's guard (a filter that is gone answers 0 there: see guard.ts). Each
    * command is sent as soon as it holds {@link CHUNK_KEYS} keys, so encoding the next one overlaps with Redis
-   * executing this one; each key's bits are in one command, so each test-and-add is atomic.
+   * executing this one; each key's bits are in one command, so each test-and-add is atomic. Then the count, whose
+   * script rejects the add when the meta hash is gone. A few keys into one string are one script instead
+   * (counted-add.ts): bits, checks and count in one round trip.
    */
   private async addRun(where: string, input: readonly Key[]): Promise<boolean[]> {
     const list = keyList(where, input);
-    if (!this.sharded && list.length <= COUNTED_ADD_KEYS) return this.countedAddRun(where, list);
+    if (!this.sharded && list.length <= COUNTED_ADD_KEYS) {
+      const batch = new BitfieldBatch(this.context.keys.data, false);
+      for (const offset of this.locate(where, list).offsets) batch.push(SET_BIT, offset);
+      return countedAdd(where, this.context, batch, list.length, this.sizes()[0]!, 0);
+    }
     const { client, generation, name } = this.context;
     const k = this.context.params.hashes;
     const sizes = this.sizes();
@@ -261,49 +232,13 @@ export class BitStore implements Store {
       sent.map((c) => c.key),
       sent.map((c) => c.reply),
       (partial) => {
-        // The add fails; the keys that did go in are still counted (settled() waits for it).
         for (const [g, reply] of partial.entries()) if (reply !== undefined) answer(g, reply);
         this.counter.add(where, added).catch(() => undefined);
       },
     );
     for (const [g, reply] of replies.entries()) answer(g, reply);
-    // The count follows (the shards live in other slots than the meta hash; a batch's BITFIELDs cost Redis a fifth of
-    // a script's work), and the add resolves once it is in: its script rejects when the meta hash is gone, so no key
-    // is acknowledged into storage whose meta was evicted or dropped.
     await this.counter.add(where, added);
     return out;
-  }
-
-  /**
-   * Test-and-add of a few keys into one string: one COUNTED_ADD script (scripts.ts) that checks the
-   * meta hash's generation and the string, sets the bits and raises `count`, atomically: an add resolves with
-   * everything it implies applied, and never writes into storage whose meta hash is gone. The scripts are sent as
-   * soon as their chunk is full, so encoding the next overlaps with Redis running this one.
-   */
-  private async countedAddRun(where: string, list: readonly Key[]): Promise<boolean[]> {
-    const { client, generation, name, keys } = this.context;
-    const k = this.context.params.hashes;
-    const head = [String(generation), String(this.sizes()[0]! + GUARD_BYTES), String(k), '0', '0'];
-    const sent = this.chunked(
-      this.locate(where, list),
-      everyIndex(list.length),
-      0,
-      k,
-      () => new BitfieldBatch(keys.data, false),
-      (batch, offset) => batch.push(SET_BIT, offset),
-      (batch) =>
-        batch.sendToScript(client, COUNTED, [keys.meta, keys.data], head).catch((error: unknown) => {
-          throw scriptError(where, name, error);
-        }),
-    );
-    return this.inOrder(where, list.length, sent, (reply, count) => {
-      if (typeof reply !== 'string' || reply.length !== count) {
-        throw new RedisFilterError(
-          `${where}: unexpected reply from Redis: ${JSON.stringify(reply)?.slice(0, 80)}`,
-        );
-      }
-      return [...reply].map((code) => code === '1');
-    });
   }
 
   /**

@@ -3,20 +3,17 @@ import { CounterArray, type CounterBits, keyList } from '@bloomkit/core/kit';
 import { BitfieldBatch, BitfieldOp } from './bitfield.js';
 import { allocateBytes, readBytes, writeBytes } from './bytes.js';
 import { runScript, script } from './client.js';
-import { filterGone, isGoneReply, RedisFilterError, scriptError } from './errors.js';
+import { COUNTED_ADD_KEYS, countedAdd } from './counted-add.js';
+import { filterGone, isGoneReply } from './errors.js';
 import { checkGuard, GUARD_BYTES, guardBytes, guardRead } from './guard.js';
 import { redisKind, singleClass } from './kinds.js';
 import type { LocalFilter, SingleLocalFilter } from './local.js';
 import { answers, PackedOffsets } from './packed.js';
 import { KeyPositions, redisCounterOffset } from './positions.js';
-import { COUNTED_ADD, COUNTERS_DELETE } from './scripts.js';
+import { COUNTERS_DELETE } from './scripts.js';
 import type { Counter, Store, StoreContext } from './store.js';
 
 const DELETE = script(COUNTERS_DELETE);
-const COUNTED = script(COUNTED_ADD);
-
-/** Adds of at most this many keys are one script (see BitStore's COUNTED_ADD_KEYS for the measurement). */
-const COUNTED_ADD_KEYS = 16;
 
 /**
  * A counting filter in one string `bloomkit:{NAME}:data`: 4- or 8-bit counters packed exactly as the bloomkit
@@ -63,22 +60,11 @@ export class CounterStore implements Store {
   async addMany(input: readonly Key[]): Promise<boolean[]> {
     const where = 'RedisBloomFilter.addMany';
     const list = keyList(where, input);
-    const { client, keys, generation, name, params } = this.context;
+    const { client, keys, generation, name } = this.context;
     if (list.length <= COUNTED_ADD_KEYS) {
       const batch = new BitfieldBatch(keys.data, false);
       this.encode(list, (offset) => batch.push(this.increment, offset));
-      const head = [String(generation), String(this.bytes() + GUARD_BYTES), String(params.hashes), '1', '1'];
-      const reply = await batch
-        .sendToScript(client, COUNTED, [keys.meta, keys.data], head)
-        .catch((error: unknown) => {
-          throw scriptError(where, name, error);
-        });
-      if (typeof reply !== 'string' || reply.length !== list.length) {
-        throw new RedisFilterError(
-          `${where}: unexpected reply from Redis: ${JSON.stringify(reply)?.slice(0, 80)}`,
-        );
-      }
-      return [...reply].map((code) => code === '1');
+      return countedAdd(where, this.context, batch, list.length, this.bytes(), 1);
     }
     const batch = new BitfieldBatch(keys.data, false, [...guardRead(this.bytes()), 'OVERFLOW', 'SAT']);
     this.encode(list, (offset) => batch.push(this.increment, offset));
