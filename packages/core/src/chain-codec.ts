@@ -1,4 +1,4 @@
-import { FormatError } from './errors.js';
+import { FormatError, UnsupportedVersionError } from './errors.js';
 import { decodeEnvelope, type Envelope, encodeEnvelopeParts, HashAlgorithm } from './format.js';
 import type { KindRecord } from './kinds.js';
 import { type ByteSource, gatherBytes, lengthOf, sliceParts } from './parts.js';
@@ -43,12 +43,12 @@ export function splitChain(
   let offset = 0;
   for (let i = 0; i < count; i++) {
     const rest = sliceParts(payload, offset, payloadLength - offset);
-    const { byteLength, version } = decodeEnvelope(rest, {
-      expectedKind: subKind,
-      allowTrailing: true,
-      verifyChecksum: false,
-      where,
-    });
+    const { byteLength, version } = nestedEnvelope(
+      () =>
+        decodeEnvelope(rest, { expectedKind: subKind, allowTrailing: true, verifyChecksum: false, where }),
+      `${where}: sub-filter ${i}`,
+      chain.version,
+    );
     if (version !== chain.version) {
       throw new FormatError(
         `${where}: sub-filter ${i} has format version ${version}, the file ${chain.version}`,
@@ -111,4 +111,18 @@ export function joinParts(kind: KindRecord, parts: readonly Uint8Array[]): Uint8
   const length = lengthOf(parts);
   checkOneArray(kind, length);
   return gatherBytes(parts as Uint8Array[], 0, length);
+}
+
+/**
+ * Decodes a nested envelope with `decode`, where a newer format version than the outer file's is a FormatError (the
+ * outer version was already found readable, so the file is inconsistent, not newer: docs/FORMAT.md §3), not an
+ * UnsupportedVersionError. `what` names the nested envelope in the message.
+ */
+export function nestedEnvelope<T>(decode: () => T, what: string, outerVersion: number): T {
+  try {
+    return decode();
+  } catch (error) {
+    if (!(error instanceof UnsupportedVersionError)) throw error;
+    throw new FormatError(`${what} has format version ${error.version}, the file ${outerVersion}`);
+  }
 }

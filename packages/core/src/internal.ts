@@ -15,6 +15,7 @@ export {
   encodeChainParts,
   encodeNestedParts,
   joinParts,
+  nestedEnvelope,
   payloadRange,
   splitChain,
 } from './chain-codec.js';

@@ -3,6 +3,7 @@ import {
   type ByteSource,
   type FilterJson,
   FORMAT_VERSION,
+  FormatError,
   IncompatibleFiltersError,
   InvalidArgumentError,
   type Key,
@@ -105,6 +106,8 @@ export class ExceptionFilter<F extends BloomFilter = BloomFilter> implements Blo
     if (Class.kind.id === exceptionsKind.id) {
       throw new InvalidArgumentError(`${where}: filter is an ExceptionFilter already; add exceptions to it`);
     }
+    const typed = typedValues(filter);
+    if (typed !== undefined) throw new InvalidArgumentError(`${where}: ${typed}`);
     return new ExceptionFilter(filter, new ExceptionKeys());
   }
 
@@ -151,6 +154,8 @@ export class ExceptionFilter<F extends BloomFilter = BloomFilter> implements Blo
     // The nested filter's own options: a time window's clock goes with it.
     const clock = options?.clock === undefined ? {} : { clock: options.clock };
     const { filter } = deserializeAny(nested, { ...read, ...maxBytes, ...clock });
+    const typed = typedValues(filter);
+    if (typed !== undefined) throw new FormatError(`${where}: ${typed}`);
     const rest = envelope.payloadLength - params.filterBytes;
     const entries = joinParts(exceptionsKind, payloadRange(envelope, params.filterBytes, rest));
     return new ExceptionFilter(filter, decodeEntries(entries, params.exceptionCount, where));
@@ -369,6 +374,18 @@ export class ExceptionFilter<F extends BloomFilter = BloomFilter> implements Blo
   toJSON(): FilterJson {
     return toFilterJson(`${NAME}.toJSON`, exceptionsKind.name, FORMAT_VERSION, this.serialize());
   }
+}
+
+/**
+ * Why `filter` cannot take exceptions, or undefined when it can. Exception keys are bytes (docs/FORMAT.md §3.5), so
+ * a filter whose keys are typed values, not bytes, has none: a split-block filter (kind 8) of a Parquet column of a
+ * fixed-width type (INT32, DOUBLE, …), whose `type` names it. Its byte columns (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY)
+ * take strings and bytes as every other kind does.
+ */
+function typedValues(filter: BloomFilter): string | undefined {
+  const type = (filter as { readonly type?: unknown }).type;
+  if (typeof type !== 'string' || type === 'BYTE_ARRAY' || type === 'FIXED_LEN_BYTE_ARRAY') return undefined;
+  return `the filter holds values of a Parquet ${type} column, not keys of bytes; exceptions take byte columns only (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY)`;
 }
 
 /** The other side of a union or intersection, checked to be an ExceptionFilter. */

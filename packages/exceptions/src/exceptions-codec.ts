@@ -1,5 +1,5 @@
 import { type ByteSource, FormatError, type KindRecord, readHeader } from '@bloomkit/core';
-import { getUint64, setUint64 } from '@bloomkit/core/internal';
+import { getUint64, nestedEnvelope, setUint64 } from '@bloomkit/core/internal';
 import {
   bytesOfCanonical,
   canonicalKey,
@@ -135,7 +135,11 @@ export function checkNested(
   outer: { readonly version: number; readonly seed: number },
   where: string,
 ): void {
-  const header = readHeader(nested, { verifyChecksum: false });
+  const header = nestedEnvelope(
+    () => readHeader(nested, { verifyChecksum: false }),
+    `${where}: the nested filter`,
+    outer.version,
+  );
   if (header.kind === kind.id) {
     throw new FormatError(`${where}: the nested filter is itself an exceptions filter (kind ${kind.id})`);
   }

@@ -1,5 +1,11 @@
 import { BlockedBloomFilter } from '@bloomkit/blocked';
-import { FormatError, IncompatibleFiltersError, InvalidArgumentError } from '@bloomkit/core';
+import {
+  FormatError,
+  IncompatibleFiltersError,
+  InvalidArgumentError,
+  UnsupportedVersionError,
+} from '@bloomkit/core';
+import { crc32c } from '@bloomkit/core/kit';
 import { CountingBloomFilter } from '@bloomkit/counting';
 import { deserializeAny, fromJSONAny, kindByName } from '@bloomkit/filters';
 import { ScalableBloomFilter } from '@bloomkit/scalable';
@@ -253,5 +259,60 @@ describe('an exceptions filter over a time window', () => {
     expect(() => ExceptionFilter.deserialize(bytes, { clock: () => Number.NaN }).has('kept')).toThrow(
       InvalidArgumentError,
     );
+  });
+});
+
+describe('ExceptionFilter.deserialize of a nested filter of another version', () => {
+  it('is a FormatError naming the nested filter, not a newer file (FORMAT §3: the outer version was readable)', () => {
+    const filter = ExceptionFilter.create(100, 0.01, { seed: 3 });
+    filter.add('a');
+    filter.addException('b');
+    const bytes = filter.serialize().slice();
+    bytes[24 + 16 + 4] = 2; // the nested envelope begins after the outer header (24) and params (16)
+    new DataView(bytes.buffer).setUint32(bytes.length - 4, crc32c(bytes.subarray(0, -4)), true);
+    const refusal = (() => {
+      try {
+        ExceptionFilter.deserialize(bytes);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refusal).toBeInstanceOf(FormatError);
+    expect(refusal).not.toBeInstanceOf(UnsupportedVersionError);
+    expect((refusal as Error).message).toMatch(/the nested filter has format version 2, the file 1/);
+  });
+});
+
+describe('an exceptions filter over a Parquet split-block filter (kind 8)', () => {
+  it('of a byte column: exceptions as for any kind, through a round trip', () => {
+    const filter = ExceptionFilter.create(1_000, 0.01, { inner: 'parquet', type: 'BYTE_ARRAY' });
+    const keys = urlKeys(200, 'column');
+    filter.addAll(keys);
+    expect(filter.addException(keys[0]!)).toBe(true);
+    expect(filter.has(keys[0]!)).toBe(false);
+    const read = ExceptionFilter.deserialize(filter.serialize());
+    expect(read.hasMany(keys)).toEqual(keys.map((_, i) => i !== 0));
+  });
+
+  it('of a fixed-width column (typed values, not bytes): refused when built, a FormatError when read', () => {
+    for (const type of ['INT32', 'INT64', 'DOUBLE', 'FLOAT', 'BOOLEAN']) {
+      expect(() => ExceptionFilter.create(100, 0.01, { inner: 'parquet', type })).toThrow(
+        new RegExp(
+          `ExceptionFilter.wrap: the filter holds values of a Parquet ${type} column, not keys of bytes`,
+        ),
+      );
+    }
+    // A file a writer should not have made: a byte column's filter with its type byte set to INT32 (1), both
+    // checksums made good.
+    const wrapped = ExceptionFilter.create(100, 0.01, { inner: 'parquet', type: 'BYTE_ARRAY' });
+    const nested = wrapped.filter.serialize();
+    const bytes = wrapped.serialize().slice();
+    const at = 24 + 16; // the nested envelope, after the outer header and params
+    bytes[at + 24 + 4] = 1; // its params' physical type
+    const view = new DataView(bytes.buffer);
+    view.setUint32(at + nested.length - 4, crc32c(bytes.subarray(at, at + nested.length - 4)), true);
+    view.setUint32(bytes.length - 4, crc32c(bytes.subarray(0, -4)), true);
+    expect(() => ExceptionFilter.deserialize(bytes)).toThrow(FormatError);
+    expect(() => ExceptionFilter.deserialize(bytes)).toThrow(/values of a Parquet INT32 column/);
   });
 });

@@ -120,6 +120,17 @@ local function argInteger(where, name, text, min, max)
   return value
 end
 
+-- A clock reading in ms since the epoch, as a client's clock gives it: digits with an optional fraction (no sign, no
+-- exponent), read as the nearest double (as JavaScript's String(ms) round-trips), in [0, 2^47].
+local function argTime(where, name, text)
+  local value = #text <= 40 and (text:match('^%d+$') or text:match('^%d+%.%d+$')) and tonumber(text)
+  if not value or value > MAX_CLOCK_MS then
+    fail(format('%s: %s must be a time in ms since the epoch, digits with an optional fraction, in [0, %.0f], got %s',
+      where, name, MAX_CLOCK_MS, show(text)))
+  end
+  return value
+end
+
 -- MurmurHash3 x86_128 (docs/FORMAT.md section 4) in doubles ----------------------------------------------------------
 -- Lua numbers are doubles and bit.* works on 32 bits, so a product of two 32-bit words (up to 2^64, not exact in a
 -- double) is taken modulo 2^32 as a * lo + (a * hi mod 2^16) * 2^16 with the constant split in 16-bit halves: each
@@ -916,9 +927,9 @@ windowAdd = function(where, meta, args, from, given)
   if period > 0 then
     for shifted = 0, h do
       local e = start[ring.newest] + period * (1 - keys[ring.newest] / g)
-      if now < e then break end
+      if now < e or (keys[ring.newest] == 0 and start[ring.newest] == now) then break end
       if shifted == h then
-        start[ring.newest] = e + period * floor((now - e) / period)
+        start[ring.newest] = now
         touched[ring.newest] = true
         break
       end
@@ -964,7 +975,7 @@ windowHas = function(where, meta, args, from, given)
     local held, began = ring.keys[ring.newest], ring.start[ring.newest]
     for pending = 0, h do
       local e = began + period * (1 - held / g)
-      if now < e or pending == h then last = h - 1 - pending; break end
+      if now < e or (held == 0 and began == now) or pending == h then last = h - 1 - pending; break end
       held = 0; began = e
     end
   end
@@ -1334,7 +1345,7 @@ local function bk_mexists(keys, args)
 end
 
 -- bk_madd_at / bk_mexists_at NAME MS TOLERANCE ITEM [ITEM ...] -> as bk_madd / bk_mexists on a time window, at the
--- caller's time MS (ms since the epoch, in [0, 2^47]) rather than the server's, while MS is within TOLERANCE ms of
+-- caller's time MS (ms since the epoch in [0, 2^47], a fraction allowed, e.g. 1700000000000.25) rather than the server's, while MS is within TOLERANCE ms of
 -- the server's TIME (TOLERANCE `inf` trusts it): further off, an error reply and nothing written. A time behind the
 -- newest generation's start counts as that start, as in the Node client (its `clock` and `clockTolerance`).
 local function atCallersTime(where, keys, args)
@@ -1345,7 +1356,7 @@ local function atCallersTime(where, keys, args)
     fail(format("%s: %s is a %s filter; a caller's time applies to a time window (use %s)", where, meta.name,
       meta.period == 0 and 'count window' or meta.kindName, where == 'bk_madd_at' and 'bk_madd' or 'bk_mexists'))
   end
-  local ms = argInteger(where, 'MS', args[1], 0, MAX_CLOCK_MS)
+  local ms = argTime(where, 'MS', args[1])
   if args[2] ~= 'inf' then
     local tolerance = argInteger(where, 'TOLERANCE', args[2], 0, MAX_CLOCK_MS)
     local skew = ms - serverMs()
@@ -1646,13 +1657,23 @@ local function bk_count(keys, args)
   return min(MAX_SAFE, count + n)
 end
 
--- bk_positions NAME ITEM -> the item's k positions in the filter (docs/FORMAT.md section 5), to check a client
+-- bk_positions NAME ITEM [SUB i] -> the item's k positions in the filter (docs/FORMAT.md section 5), to check a
+-- client. A scalable filter's sub-filters each have their own m and k: SUB i names one of those its meta hash's
+-- `shapes` lists (default 0, the first), whether or not the chain has grown into it yet.
 local function bk_positions(keys, args)
-  if #args ~= 1 then fail(format('bk_positions: give one ITEM, got %d arguments', #args)) end
+  if #args ~= 1 and not (#args == 3 and upper(args[2]) == 'SUB') then
+    fail(format('bk_positions: give ITEM [SUB i], got %d arguments', #args))
+  end
   local meta = openFilter(keys[1])
-  charge('bk_positions', args, 1, meta.shape.k, 0, format('%d positions', meta.shape.k))
-  local out = positions(meta.shape, args[1], {})
-  return out
+  local shape = meta.shape
+  if #args == 3 then
+    if meta.subs == nil then
+      fail(format('bk_positions: SUB applies to a scalable filter; %s is a %s filter', meta.name, meta.kindName))
+    end
+    shape = meta.subs[argInteger('bk_positions', 'SUB', args[3], 0, #meta.subs - 1) + 1].shape
+  end
+  charge('bk_positions', { args[1] }, 1, shape.k, 0, format('%d positions', shape.k))
+  return positions(shape, args[1], {})
 end
 
 -- bk_hash ITEM [SEED s] (no key) -> MurmurHash3 x86_128's four words h1..h4 of the item (docs/FORMAT.md section 4)

@@ -92,9 +92,9 @@ end
 if period > 0 then
   for shifted = 0, h do
     local e = start[newest] + period * (1 - keys[newest] / g)
-    if now < e then break end
+    if now < e or (keys[newest] == 0 and start[newest] == now) then break end
     if shifted == h then
-      start[newest] = e + period * math.floor((now - e) / period)
+      start[newest] = now
       touched[newest] = true
       break
     end
@@ -165,7 +165,7 @@ if period > 0 then
   local held, began = keys[newest], start[newest]
   for pending = 0, h do
     local e = began + period * (1 - held / g)
-    if now < e or pending == h then last = h - 1 - pending; break end
+    if now < e or (held == 0 and began == now) or pending == h then last = h - 1 - pending; break end
     held = 0; began = e
   end
 end

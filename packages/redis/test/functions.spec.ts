@@ -139,6 +139,40 @@ describe('positions on the server are the format’s (§5), for every shape', ()
     );
   });
 
+  it('of a scalable filter, in each sub-filter its shapes list (SUB i), as the local chain’s sub-filters', async () => {
+    const name = 'positions-chain';
+    const filter = await RedisBloomFilter.create(client, name, {
+      kind: 'scalable',
+      capacity: 50,
+      fpr: 0.01,
+      seed: 9,
+    });
+    const local = ScalableBloomFilter.create(50, 0.01, { seed: 9 });
+    local.addAll(urlKeys(2_000, 'grow'));
+    expect(local.filterCount).toBeGreaterThan(3);
+    const shapes = String(await client.hget(`bloomkit:{${name}}:meta`, 'shapes')).split(' ');
+    for (let i = 0; i < local.filterCount; i++) {
+      const sub = local.subFilters()[i]!;
+      expect(shapes[i]).toBe(`${sub.bits}:${sub.hashes}`);
+      const expected = new KeyPositions(partitionedLayout, sub.bits, sub.hashes, 9);
+      for (const key of ['hello', ...urlKeys(5, `sub ${i}`)]) {
+        expect(await fcall('bk_positions', name, key, 'SUB', String(i))).toEqual([...expected.of(key)]);
+      }
+    }
+    expect(await fcall('bk_positions', name, 'x')).toEqual(
+      await fcall('bk_positions', name, 'x', 'sub', '0'),
+    );
+    expect(await refusal(fcall('bk_positions', name, 'x', 'SUB', String(shapes.length)))).toMatch(
+      new RegExp(`bk_positions: SUB must be an integer in \\[0, ${shapes.length - 1}\\]`),
+    );
+    await RedisBloomFilter.create(client, 'positions-plain', { kind: 'standard', capacity: 10, fpr: 0.01 });
+    expect(await refusal(fcall('bk_positions', 'positions-plain', 'x', 'SUB', '0'))).toMatch(
+      /SUB applies to a scalable filter; positions-plain is a standard filter/,
+    );
+    await client.del('bloomkit:{positions-plain}:meta');
+    await filter.drop();
+  });
+
   it('reach the top of the largest range a Redis string holds (2^32 − 64 bits) as the library’s do', async () => {
     // bk_positions reads the meta and the guard only: the meta is changed and the guard planted past 512 MB − 8.
     const name = 'positions-top';
@@ -943,7 +977,9 @@ describe('windows through the functions', () => {
     const local = WindowBloomFilter.create(2_000, 0.01, { duration, clock });
     const keys = urlKeys(6_000, 'at');
     for (let at = 0, b = 0; at < keys.length; at += 500, b++) {
-      now += 1_500 + ((b * 7_919) % 9_000); // generations end by time and by keys, and some batches skip several
+      // Generations end by time and by keys, some batches skip several; readings with a fraction of a ms, as a
+      // client's clock (performance.timeOrigin + performance.now()) gives them, pass through MS exactly.
+      now += 1_500 + ((b * 7_919) % 9_000) + (b % 3) / 7;
       const batch = keys.slice(at, at + 500);
       const expected = batch.map((key) => local.add(key));
       if (b % 2 === 0) {
@@ -968,7 +1004,7 @@ describe('windows through the functions', () => {
       /off the server's clock/,
     );
     expect(await refusal(fcall('bk_madd_at', 'win-at', '-5', 'inf', 'x'))).toMatch(
-      /MS must be an integer in \[0, /,
+      /MS must be a time in ms since the epoch, digits with an optional fraction, in \[0, 140737488355328\], got '-5'/,
     );
     expect(await refusal(fcall('bk_madd_at', 'win-at', '5', '1e3', 'x'))).toMatch(
       /TOLERANCE must be an integer/,
@@ -985,6 +1021,49 @@ describe('windows through the functions', () => {
       /is a count window filter; a caller's time applies to a time window \(use bk_madd\)/,
     );
     await (await RedisBloomFilter.open(client, 'win-at-count')).drop();
+  });
+
+  it('a time window of a 2 ms duration read at jumps up to 2^40 ms: both doors keep the local bytes, a second reading ends nothing', async () => {
+    // FORMAT §3.6's cap of an idle gap: the newest generation begins at the reading, and an empty generation that
+    // began at a reading does not end at it. Periods of a few hundredths of a ms near t = 10^13..10^14, where the
+    // old cap (whole periods from the last end) could leave start + P ≤ t.
+    let now = 1_000_000_000_000;
+    const clock = () => now;
+    const options = { duration: 2, clock } as const;
+    const node = await RedisBloomFilter.create(client, 'win-tiny', {
+      kind: 'window',
+      capacity: 10,
+      fpr: 0.01,
+      ...options,
+      clockTolerance: Number.POSITIVE_INFINITY,
+    });
+    const local = WindowBloomFilter.create(10, 0.01, options);
+    let state = 7;
+    for (let b = 0; b < 60; b++) {
+      state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
+      now += (state / 2 ** 32) ** 2 * 2 ** 40;
+      if (now > 2 ** 47) now = 1_000_000_000_000 + b;
+      const batch = [`tiny ${b}`, `tiny ${b} again`];
+      const expected = batch.map((key) => local.add(key));
+      if (b % 2 === 0) {
+        const answers = (await fcall('bk_madd_at', 'win-tiny', String(now), 'inf', ...batch)) as number[];
+        expect(answers.map((a) => a === 1)).toEqual(expected);
+      } else {
+        expect(await node.addMany(batch)).toEqual(expected);
+      }
+      local.has('a reading');
+      expect(await node.export()).toEqual(local.serialize());
+      now += 0.01;
+      local.has('a reading');
+      const once = local.serialize();
+      local.has('the same reading again');
+      expect(local.serialize()).toEqual(once);
+      const probes = [...batch, 'never added'];
+      const present = (await fcall('bk_mexists_at', 'win-tiny', String(now), 'inf', ...probes)) as number[];
+      expect(present.map((a) => a === 1)).toEqual(probes.map((key) => local.has(key)));
+      expect(await node.hasMany(probes)).toEqual(probes.map((key) => local.has(key)));
+    }
+    await node.drop();
   });
 
   it('a window without its shape in the meta, or with a crafted state, is an error reply naming the field', async () => {

@@ -5,8 +5,9 @@ import {
   InvalidArgumentError,
   optimalBits,
   partitionedFalsePositiveRate,
+  UnsupportedVersionError,
 } from '@bloomkit/core';
-import { hashInto } from '@bloomkit/core/kit';
+import { crc32c, hashInto } from '@bloomkit/core/kit';
 import { PartitionedBloomFilter } from '@bloomkit/partitioned';
 import {
   concat,
@@ -366,5 +367,25 @@ describe('ScalableBloomFilter memory limit (maxBytes)', () => {
     // Reading the file back applies the reader's limit, not the writer's.
     const reopened = ScalableBloomFilter.deserialize(bytes, { maxBytes: 10_000 });
     expect(reopened.add('one more new key')).toBe(true);
+  });
+});
+
+describe('ScalableBloomFilter.deserialize of a sub-filter of another version', () => {
+  it('is a FormatError naming the sub-filter, not a newer file (FORMAT §3: the outer version was readable)', () => {
+    const filter = ScalableBloomFilter.create(10, 0.01, { seed: 3 });
+    filter.addAll(['a', 'b', 'c']);
+    const bytes = filter.serialize().slice();
+    bytes[24 + 48 + 4] = 2; // sub-filter 0 begins after the outer header (24) and params (48); its version byte
+    new DataView(bytes.buffer).setUint32(bytes.length - 4, crc32c(bytes.subarray(0, -4)), true);
+    const refusal = (() => {
+      try {
+        ScalableBloomFilter.deserialize(bytes);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refusal).toBeInstanceOf(FormatError);
+    expect(refusal).not.toBeInstanceOf(UnsupportedVersionError);
+    expect((refusal as Error).message).toMatch(/sub-filter 0 has format version 2, the file 1/);
   });
 });

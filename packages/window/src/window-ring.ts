@@ -147,18 +147,22 @@ export abstract class RingCore {
    * A time window: reads the clock and ends every generation whose time is up (docs/FORMAT.md §3.6). A reading
    * behind the newest generation's start counts as that start, so a clock that steps back ends nothing and a
    * generation never takes more than g keys; one ending by time ends at {@link generationEnd} and the next begins
-   * then; after k + l endings (every slice cleared) the rest of the idle time passes in whole periods, so a reading
-   * years ahead costs k + l endings, no more.
+   * then; after k + l endings (every slice cleared) the rest of the idle time passes at once and the newest
+   * generation begins at the reading, so a reading years ahead costs k + l endings, no more, and reading again at
+   * the same time changes nothing.
    */
   protected tick(): void {
     if (this.period === 0) return;
     const now = this.readClock();
     this.lastNow = now;
     for (let shifted = 0; ; shifted++) {
-      const end = this.generationEnd(this.keys[this.newest]!);
-      if (now < end) return;
+      const held = this.keys[this.newest]!;
+      const end = this.generationEnd(held);
+      // An empty generation that began at this very reading never ends at it, even when a period is below the
+      // reading's precision (start + period rounds to start): so a second reading at the same time ends nothing.
+      if (now < end || (held === 0 && this.starts[this.newest] === now)) return;
       if (shifted === this.slices) {
-        this.starts[this.newest] = end + this.period * Math.floor((now - end) / this.period);
+        this.starts[this.newest] = now;
         return;
       }
       this.shift(end);

@@ -82,9 +82,9 @@ class LiteralWindow {
     const t = r < this.state.starts[n()]! ? this.state.starts[n()]! : r;
     for (let i = 0; ; i++) {
       const end = this.end();
-      if (t < end) break;
+      if (t < end || (this.state.keys[n()] === 0 && this.state.starts[n()] === t)) break;
       if (i === this.slices) {
-        this.state.starts[n()] = end + this.P * Math.floor((t - end) / this.P);
+        this.state.starts[n()] = t;
         break;
       }
       this.endGeneration(end);
