@@ -76,6 +76,15 @@ export class FileLock {
       if (stale && breakLock(path, raw!)) continue;
       if (interrupts.interrupted) throw new CliError(`${target}: interrupted while waiting for its lock`);
       if (Date.now() >= deadline) {
+        if (stale) {
+          // The holder is gone, but the break file says another waiter is breaking the lock, and it never
+          // finished: a breaker that died within the last 10 s, or a file planted under that name.
+          const gone =
+            holder === undefined ? 'a lock that names no holder' : `${describe(holder)}, which is gone`;
+          throw new CliError(
+            `${target}: held by ${gone}, but ${path}.break says another process is breaking the lock; gave up after ${waitSeconds} s (if no writer runs, remove ${path}.break)`,
+          );
+        }
         const who = holder === undefined ? 'another process' : describe(holder);
         const judged =
           holder === undefined || canJudge(holder)

@@ -162,6 +162,15 @@ describe('one writer at a time', () => {
     holder.kill('SIGKILL');
     await exited;
     expect(existsSync(held)).toBe(true);
+    // Unless a fresh break file says another waiter is breaking it (a breaker that died, or a planted file): then
+    // the error says the holder is gone and names the break file, never "which is writing it".
+    writeFileSync(`${held}.break`, '999999');
+    const blocked = await bloomkit(['add', '--wait', '0.2', file, 'x'], { cwd: dir });
+    expect([blocked.status, blocked.stderr]).toEqual([
+      2,
+      `bloomkit: ${file}: held by process ${holder.pid}, which is gone, but ${held}.break says another process is breaking the lock; gave up after 0.2 s (if no writer runs, remove ${held}.break)\n`,
+    ]);
+    rmSync(`${held}.break`);
     expect((await bloomkit(['add', '--wait', '0', file, 'after-kill'], { cwd: dir })).status).toBe(0);
     expect((await bloomkit(['has', file, 'after-kill'], { cwd: dir })).status).toBe(0);
     expect(existsSync(held)).toBe(false);
