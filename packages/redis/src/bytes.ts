@@ -40,8 +40,18 @@ export async function writeBytes(
 }
 
 /**
+ * Bytes a string grows by per command while it is allocated. Redis zeroes what a SETRANGE past the end adds while
+ * every other client waits: one SETRANGE of 512 MB held a server 260–280 ms on the 2-core development machine, steps
+ * of 32 MiB 21–35 ms each, in about the same total time (a client PINGing every ms, 2026-11-28).
+ */
+export const ALLOCATE_STEP_BYTES: number = 32 * 2 ** 20;
+
+const ZERO_BYTE = Buffer.alloc(1);
+
+/**
  * A zeroed string of `length` bytes, then `trailer` (the guard) after them, or one zero byte more without: allocated
- * now, so a full server fails at create, not at the first add.
+ * now, so a full server fails at create, not at the first add. It grows by {@link ALLOCATE_STEP_BYTES} a command,
+ * so no command holds the server long; nobody reads it before the filter's meta says `ready`.
  */
 export async function allocateBytes(
   client: RedisClient,
@@ -50,6 +60,9 @@ export async function allocateBytes(
   trailer?: Uint8Array,
 ): Promise<void> {
   await client.del(key);
-  if (trailer === undefined) await client.setrange(key, length - 1, Buffer.alloc(1));
+  for (let end = ALLOCATE_STEP_BYTES; end < length; end += ALLOCATE_STEP_BYTES) {
+    await client.setrange(key, end - 1, ZERO_BYTE);
+  }
+  if (trailer === undefined) await client.setrange(key, length - 1, ZERO_BYTE);
   else await client.setrange(key, length, Buffer.from(trailer));
 }
