@@ -470,6 +470,8 @@ checkMeta = function(name, f)
   if kind == nil then bad('kind', 'one of ' .. SERVED) end
   local meta = { name = name, kindName = f.kind, kind = kind, fields = f }
   meta.generation = int('generation', 1, TWO32 - 1)
+  -- Written without leading zeros, and compared as text by the Node client's scripts.
+  if sub(f.generation, 1, 1) == '0' then bad('generation', 'an integer in [1, 4294967295] without leading zeros') end
   meta.seed = int('seed', 0, TWO32 - 1)
   meta.k = int('hashes', 1, MAX_HASHES)
   meta.exceptions = f.exceptions ~= nil and int('exceptions', 0, 1) == 1
@@ -489,7 +491,21 @@ checkMeta = function(name, f)
     if meta.period == nil or not (meta.period >= 0 and meta.period <= MAX_SAFE) or (meta.period == 0) ~= (meta.duration == 0) then
       bad('period', 'a number of ms, 0 exactly for a count window')
     end
-    if f.capacity == '' or f.fpr == '' then bad('capacity', 'the window, an integer') end
+    if meta.duration == 0 and f.period ~= '0' then bad('period', '0 for a count window') end
+    if meta.exceptions then bad('exceptions', '0 for a window filter (exceptions live beside bits)') end
+    -- The window W and its generations: g = ceil(W / b), b the generations of keys it keeps (l, or l less the
+    -- clock's ceil((l + 1) / 2) for a time window), as @bloomkit/window sizes it; the period is the duration over
+    -- the clock's share. (The rest of the sizing, s and k for fpr, takes log1p and expm1, which this Lua lacks:
+    -- the Node client checks those against capacity and fpr.)
+    local window = int('capacity', 1, MAX_SAFE)
+    if rate(f.fpr) == nil then bad('fpr', 'a number in (0, 1)') end
+    local clockShare = meta.duration > 0 and ceil((meta.l + 1) / 2) or 0
+    local b = meta.l - clockShare
+    if b < 1 then bad('ageSlices', 'at least 3 for a time window') end
+    if meta.g ~= ceil(window / b) then bad('generationKeys', format('%.0f, ceil(capacity / %d)', ceil(window / b), b)) end
+    if meta.duration > 0 and meta.period ~= meta.duration / clockShare then
+      bad('period', format('%.17g, duration / %d', meta.duration / clockShare, clockShare))
+    end
   elseif kind.storage == 'shards' then
     meta.width = int('counterBits', 0, 0)
     meta.m = int('bits', BLOCK_BITS, MAX_BLOCKED_BITS)

@@ -116,7 +116,7 @@ export const FAMILY_DECODERS: Readonly<Record<RedisStorage, FamilyDecoder>> = {
   ring(meta, base) {
     const fixed = meta.noGrowth();
     if (base.capacity === null) throw meta.bad('capacity', 'the window, an integer in [1, 2^53 - 1]');
-    let shape: { hashes: number; ageSlices: number; sliceBits: number };
+    let shape: ReturnType<typeof WindowBloomFilter.shapeOf>;
     try {
       const duration = base.duration === 0 ? undefined : base.duration;
       shape = WindowBloomFilter.shapeOf(base.capacity, base.fpr!, { duration });
@@ -129,6 +129,13 @@ export const FAMILY_DECODERS: Readonly<Record<RedisStorage, FamilyDecoder>> = {
     const bits = meta.int('bits', ringBits, ringBits);
     if (base.hashes !== shape.hashes)
       throw meta.bad('hashes', `${shape.hashes}, what the window's sizing gives`);
+    if (base.exceptions) throw meta.bad('exceptions', '0 for a window filter (exceptions live beside bits)');
+    // The shape as written for the functions (window-store.ts), which read it rather than size the window: the
+    // values this sizing gives, so that both doors refuse the same hash.
+    meta.int('ageSlices', shape.ageSlices, shape.ageSlices);
+    meta.int('sliceBits', shape.sliceBits, shape.sliceBits);
+    meta.int('generationKeys', shape.generation, shape.generation);
+    if (meta.text('period') !== String(shape.period)) throw meta.bad('period', String(shape.period));
     return { ...base, bits, counterBits: meta.zero('counterBits'), ...meta.oneString(), ...fixed };
   },
 

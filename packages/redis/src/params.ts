@@ -134,9 +134,10 @@ export { MAX_SHARDS };
 export function decodeGeneration(where: string, name: string, fields: Record<string, string>): number {
   const text = fields.generation;
   const value = Number(text);
-  if (text === undefined || !/^\d+$/.test(text) || value < 1 || value > MAX_U32) {
+  // Written without leading zeros, and compared as text by every script that checks a handle's generation.
+  if (text === undefined || !/^[1-9]\d*$/.test(text) || value > MAX_U32) {
     throw new FormatError(
-      `${where}: meta field generation of ${metaKey(name)} must be an integer in [1, ${MAX_U32}], got ${JSON.stringify(text)}`,
+      `${where}: meta field generation of ${metaKey(name)} must be an integer in [1, ${MAX_U32}] without leading zeros, got ${JSON.stringify(text)}`,
     );
   }
   return value;
@@ -155,7 +156,8 @@ export function newGeneration(): number {
  * it is looped over: an integer in [1, MAX_SUB_FILTERS].
  */
 export function checkSubFilterCount(where: string, name: string, value: unknown): number {
-  const n = Number(value);
+  // Text from the hash as the functions read it: digits only (no sign, fraction, spaces); a script's reply a number.
+  const n = typeof value === 'string' ? (/^\d{1,4}$/.test(value) ? Number(value) : Number.NaN) : Number(value);
   if (!Number.isInteger(n) || n < 1 || n > MAX_SUB_FILTERS) {
     throw new FormatError(
       `${where}: meta field filters of ${metaKey(name)} must be an integer in [1, ${MAX_SUB_FILTERS}], got ${JSON.stringify(value)}`,

@@ -187,8 +187,18 @@ local meta = KEYS[1]
 local F = #KEYS - 2
 local state = redis.call('HMGET', meta, 'generation', 'filters')
 if state[1] ~= ARGV[#ARGV] then return redis.error_reply('${GONE_REPLY} the filter no longer exists') end
-local C = tonumber(state[2])
-if C == nil or C < 1 or C > ${MAX_SUB_FILTERS} or C % 1 ~= 0 then return redis.error_reply('BLOOMKIT_BADMETA filters') end
+-- Counts as the functions read them: decimal digits only (no sign, fraction, exponent, hex or spaces).
+local function digits(text)
+  if type(text) ~= 'string' or #text > 16 or not string.match(text, '^%d+$') then return nil end
+  return tonumber(text)
+end
+local C = digits(state[2])
+if C == nil or C < 1 or C > ${MAX_SUB_FILTERS} then return redis.error_reply('BLOOMKIT_BADMETA filters') end
+-- The newest sub-filter's count (absent is 0), checked on every call, lookups too, as the functions check it.
+local newestText = redis.call('HGET', meta, 'count:' .. (C - 1))
+local newest = 0
+if newestText then newest = digits(newestText) end
+if newest == nil or newest > 9007199254740991 then return redis.error_reply('BLOOMKIT_BADMETA count:' .. (C - 1)) end
 if C > F + 1 then return { 1, C, '' } end
 local ks, caps, sizes, starts = {}, {}, {}, {}
 local per = 0
@@ -218,8 +228,6 @@ if total and not string.match(total, '^%d+$') then return redis.error_reply('BLO
 local packed = ARGV[1]
 local n = #packed / (4 * per)
 local firstC = C
-local newest = tonumber(redis.call('HGET', meta, 'count:' .. (C - 1)) or '0')
-if newest == nil or newest < 0 or newest % 1 ~= 0 then return redis.error_reply('BLOOMKIT_BADMETA count:' .. (C - 1)) end
 local out = {}
 local added = 0
 local status = 0

@@ -28,14 +28,19 @@ local st = redis.call('HMGET', meta, unpack(fields))
 if st[1] ~= ARGV[8] then return redis.error_reply('${GONE_REPLY} the filter no longer exists') end
 -- The ring gone (evicted, deleted) is the filter gone: never recreated empty by the writes below.
 if redis.call('STRLEN', ring) ~= h * sbytes then return redis.error_reply('${GONE_REPLY} the filter no longer exists (its ring is gone)') end
-local newest = tonumber(st[2])
-if newest == nil or newest < 0 or newest >= h or newest % 1 ~= 0 then return redis.error_reply('BLOOMKIT_BADMETA newest') end
+-- A count as the functions read one: decimal digits only (no sign, fraction, exponent, hex or spaces), or nil.
+local function digits(text)
+  if type(text) ~= 'string' or #text > 16 or not string.match(text, '^%d+$') then return nil end
+  return tonumber(text)
+end
+local newest = digits(st[2])
+if newest == nil or newest >= h then return redis.error_reply('BLOOMKIT_BADMETA newest') end
 local keys, start = {}, {}
 for j = 0, h - 1 do
-  keys[j] = tonumber(st[3 + 2 * j]); start[j] = tonumber(st[4 + 2 * j])
+  keys[j] = digits(st[3 + 2 * j]); start[j] = tonumber(st[4 + 2 * j])
   local most = g
   if j == newest then most = g - 1 end
-  if keys[j] == nil or keys[j] < 0 or keys[j] > most or keys[j] % 1 ~= 0 then return redis.error_reply('BLOOMKIT_BADMETA keys:' .. j) end
+  if keys[j] == nil or keys[j] > most then return redis.error_reply('BLOOMKIT_BADMETA keys:' .. j) end
   if start[j] == nil or not (start[j] >= ${-4 * MAX_CLOCK_MS} and start[j] <= ${MAX_CLOCK_MS}) or (period == 0 and start[j] ~= 0) then return redis.error_reply('BLOOMKIT_BADMETA start:' .. j) end
 end
 for a = 0, h - 2 do
