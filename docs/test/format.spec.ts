@@ -9,6 +9,7 @@ import {
 import { CountingBloomFilter } from '@bloomkit/counting';
 import { ExceptionFilter } from '@bloomkit/exceptions';
 import { kinds } from '@bloomkit/filters';
+import { BinaryFuseFilter, fuseKind } from '@bloomkit/fuse';
 import { SplitBlockBloomFilter, xxh64 } from '@bloomkit/parquet';
 import { ScalableBloomFilter } from '@bloomkit/scalable';
 import { StandardBloomFilter } from '@bloomkit/standard';
@@ -83,6 +84,15 @@ describe('docs/FORMAT.md', () => {
     expect([read.has('hello'), read.reach().keys]).toEqual([true, 1]);
   });
 
+  it('§6.7: the binary fuse file is what the code writes, and reads back', () => {
+    const filter = BinaryFuseFilter.build(['apple', 'banana', 'cherry']);
+    expect(hex(filter.serialize())).toBe(dump('### 6.7'));
+    expect(dump('### 6.7').length).toBe(84 * 2);
+    const read = BinaryFuseFilter.deserialize(Buffer.from(dump('### 6.7'), 'hex'));
+    expect(read.hasMany(['apple', 'banana', 'cherry'])).toEqual([true, true, true]);
+    expect(read.reference().seed).toBe(0x6df6b22537d23467n);
+  });
+
   it('§6.6: the split-block file is what the code writes; its Parquet form and the §3.7 check values hold', () => {
     const filter = SplitBlockBloomFilter.ofSize(32);
     filter.add('hello');
@@ -100,11 +110,11 @@ describe('docs/FORMAT.md', () => {
   it('§2: the table of kinds names every kind the code knows, with its id', () => {
     const table = /## 2\. Kinds[\s\S]*?\n\n([\s\S]*?)\n\n/.exec(doc)![1]!;
     const rows = [...table.matchAll(/^\| (\d+) \| ([a-z]+) \|/gm)].map((m) => `${m[1]} ${m[2]}`);
+    // The binary fuse kind (its own package) is not in the table of @bloomkit/filters yet: a fixed set has no
+    // create(capacity, fpr) nor add; its record is read from its package.
     expect(rows).toEqual([
       '0 invalid',
-      ...kinds()
-        .map((Class) => `${Class.kind.id} ${Class.kind.name}`)
-        .sort(),
+      ...[...kinds().map((Class) => Class.kind), fuseKind].map((kind) => `${kind.id} ${kind.name}`).sort(),
     ]);
   });
 

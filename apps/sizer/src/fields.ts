@@ -47,6 +47,7 @@ const SINGLE: readonly Field[] = [
 const BY_PARAMS: Record<FilterClass['kind']['params'], readonly Field[]> = {
   single: SINGLE,
   'split-block': [capacity('n: distinct values', '1e6'), fpr],
+  fuse: [capacity('n: keys of the set', '1e6')],
   chain: [
     capacity("n0: the first sub-filter's keys", '1000'),
     fpr,

@@ -3,6 +3,7 @@ import type { PlotSpec } from './plot.js';
 import { type Row, row } from './rows.js';
 import { sizeSingle, sizeSplitBlock } from './size-bits.js';
 import { sizeChain } from './size-chain.js';
+import { sizeFuse } from './size-fuse.js';
 import { sizeRing } from './size-window.js';
 
 /**
@@ -43,6 +44,8 @@ export function size(Class: FilterClass, input: SizeInput): Sized {
       return sizeRing(input);
     case 'wrapper':
       return sizeWrapper(input);
+    case 'fuse':
+      return sizeFuse(input);
   }
 }
 

@@ -1,0 +1,331 @@
+import {
+  type ByteSource,
+  type DeserializeOptions,
+  type FilterJson,
+  FORMAT_VERSION,
+  FormatError,
+  InvalidArgumentError,
+  type Key,
+  type KindRecord,
+} from '@bloomkit/core';
+import {
+  checkAllocation,
+  decodeChain,
+  encodeNestedParts,
+  fromFilterJson,
+  joinParts,
+  readDeserializeOptions,
+  resolveSeed,
+  toFilterJson,
+} from '@bloomkit/core/internal';
+import { hashInto } from '@bloomkit/core/kit';
+import { MAX_ATTEMPTS, populate } from './fuse-build.js';
+import { type FuseParams, fuseKind, readParams, writeParams } from './fuse-codec.js';
+import { mixKey, slotOf } from './fuse-hash.js';
+import type { FuseLayout } from './fuse-layout.js';
+import { OUT } from './u64.js';
+
+const NAME = 'BinaryFuseFilter';
+
+/** The most keys a build takes: about 32 bytes a key of temporary memory, so 2^27 keys need 4 GiB. */
+export const MAX_FUSE_KEYS: number = 2 ** 27;
+
+/** Options of {@link BinaryFuseFilter.build} and {@link BinaryFuseFilter.fromHashes}. */
+export interface FuseBuildOptions {
+  /** Bits of a fingerprint: 8 (9.0 bits a key, a rate of 2^-8) or 16 (18.0 bits a key, 2^-16). Default 8. */
+  readonly fingerprintBits?: 8 | 16;
+  /** `build` only: the seed of MurmurHash3 x86_128 that hashes the keys, in [0, 2^32). Default 0. */
+  readonly seed?: number | 'random';
+}
+
+/** The reference struct's fields (FastFilter/xor_singleheader `binary_fuse8_t` / `binary_fuse16_t`). */
+export interface FuseReference {
+  /** `Seed`: the 64-bit seed of the key mixing, the first of the reference's seed sequence that built the set. */
+  readonly seed: bigint;
+  /** `SegmentLength`: slots a segment, a power of two in [4, 2^18]. */
+  readonly segmentLength: number;
+  /** `SegmentLengthMask`: segmentLength − 1. */
+  readonly segmentLengthMask: number;
+  /** `SegmentCount`: segments a key's first slot may fall in (there are segmentCount + 2 in all). */
+  readonly segmentCount: number;
+  /** `SegmentCountLength`: segmentCount × segmentLength, the range of a key's first slot. */
+  readonly segmentCountLength: number;
+  /** `ArrayLength`: (segmentCount + 2) × segmentLength fingerprints. */
+  readonly arrayLength: number;
+  /** `Fingerprints`: the filter's own array (u8 or u16); do not change it. */
+  readonly fingerprints: Uint8Array | Uint16Array;
+}
+
+/**
+ * A binary fuse filter (Graf & Lemire, "Binary Fuse Filters: Fast and Smaller Than Xor Filters", ACM JEA 27, 2022):
+ * a fixed set of keys in about 1.125 × n fingerprints of 8 or 16 bits (9.0 or 18.0 bits a key at 10^6 keys), each
+ * key present when its fingerprint equals the XOR of three slots' fingerprints, one in each of three consecutive
+ * segments. A key never added is present at rate 2^-8 (0.39%) or 2^-16; an added key always is. The set is built
+ * once (`build`, `fromHashes`) and never changes: `add` throws.
+ *
+ * Byte for byte the C reference (FastFilter/xor_singleheader `binaryfusefilter.h`): from the same 64-bit keys,
+ * `fromHashes` gives the reference's seed, segments and fingerprints (`reference()`), duplicates included (sorted
+ * with a valid comparator). A key's 64-bit hash is the first 64 bits of MurmurHash3 x86_128 (docs/FORMAT.md §4):
+ * h1 the low word, h2 the high.
+ *
+ * Serialized form: kind 9 of docs/FORMAT.md (§3.8). A lookup allocates nothing.
+ */
+export class BinaryFuseFilter {
+  /** Kind 9's format record. */
+  static readonly kind: KindRecord = fuseKind;
+
+  /** Bits of a fingerprint: 8 or 16. */
+  readonly fingerprintBits: 8 | 16;
+  /** MurmurHash3's seed for `has` (0 for a filter built from the caller's hashes). */
+  readonly seed: number;
+  /** Distinct keys held. */
+  readonly size: number;
+  private readonly layout: FuseLayout;
+  private readonly callerHashes: boolean;
+  private readonly seedHigh: number;
+  private readonly seedLow: number;
+  private readonly fingerprints: Uint8Array | Uint16Array;
+  private readonly mask: number;
+  private readonly hash = new Int32Array(4);
+
+  private constructor(params: FuseParams, seed: number, fingerprints: Uint8Array | Uint16Array) {
+    this.fingerprintBits = params.fingerprintBits;
+    this.callerHashes = params.callerHashes;
+    this.layout = params.layout;
+    this.seedHigh = params.seedHigh | 0;
+    this.seedLow = params.seedLow | 0;
+    this.size = params.keys;
+    this.seed = seed;
+    this.fingerprints = fingerprints;
+    this.mask = params.fingerprintBits === 8 ? 0xff : 0xffff;
+  }
+
+  /**
+   * The filter of `keys` (strings, hashed as UTF-8, or Uint8Arrays), repeats allowed: each key's 64-bit hash is the
+   * first 64 bits of MurmurHash3 x86_128 with `seed`, and the filter is `fromHashes` of those hashes.
+   */
+  static build(keys: Iterable<Key>, options?: FuseBuildOptions): BinaryFuseFilter {
+    const where = `${NAME}.build`;
+    const bits = fingerprintBitsOf(where, options?.fingerprintBits);
+    const seed = resolveSeed(where, options?.seed);
+    const list = Array.isArray(keys) ? (keys as readonly Key[]) : Array.from(keys as Iterable<Key>);
+    checkCount(where, list.length);
+    const words = new Uint32Array(2 * list.length);
+    const hash = new Int32Array(4);
+    for (let i = 0; i < list.length; i++) {
+      hashInto(list[i], seed, hash, where);
+      words[2 * i] = hash[0]!;
+      words[2 * i + 1] = hash[1]!;
+    }
+    return BinaryFuseFilter.fromWords(where, words, bits, seed, false);
+  }
+
+  /**
+   * The filter of 64-bit keys, byte for byte what the C reference's `binary_fuse8_populate` (or 16) builds from
+   * them; the caller's array is left as it was. Such a filter answers `hasHashes`, not `has`.
+   */
+  static fromHashes(
+    hashes: BigUint64Array,
+    options?: Pick<FuseBuildOptions, 'fingerprintBits'>,
+  ): BinaryFuseFilter {
+    const where = `${NAME}.fromHashes`;
+    if (!(hashes instanceof BigUint64Array)) {
+      throw new InvalidArgumentError(`${where}: hashes must be a BigUint64Array`);
+    }
+    const bits = fingerprintBitsOf(where, options?.fingerprintBits);
+    checkCount(where, hashes.length);
+    const words = new Uint32Array(2 * hashes.length);
+    words.set(new Uint32Array(hashes.buffer, hashes.byteOffset, 2 * hashes.length));
+    return BinaryFuseFilter.fromWords(where, words, bits, 0, true);
+  }
+
+  private static fromWords(
+    where: string,
+    words: Uint32Array,
+    bits: 8 | 16,
+    seed: number,
+    callerHashes: boolean,
+  ): BinaryFuseFilter {
+    const built = populate(words, bits);
+    if (built === undefined) {
+      throw new InvalidArgumentError(
+        `${where}: no seed of ${MAX_ATTEMPTS} built the filter (each fails with probability below 1/2; more than 63 keys hashing to one slot fail every seed)`,
+      );
+    }
+    const params: FuseParams = {
+      fingerprintBits: bits,
+      callerHashes,
+      layout: built.layout,
+      seedHigh: built.seedHigh,
+      seedLow: built.seedLow,
+      keys: built.keys,
+    };
+    return new BinaryFuseFilter(params, seed, built.fingerprints);
+  }
+
+  /** True when `key` may be in the set (always for a key of the set; at rate 2^-bits for others). */
+  has(key: Key): boolean {
+    if (this.callerHashes) {
+      throw new InvalidArgumentError(
+        `${NAME}.has: this filter was built from 64-bit hashes (fromHashes); ask it with hasHashes`,
+      );
+    }
+    hashInto(key, this.seed, this.hash, `${NAME}.has`);
+    return this.contains(this.hash[1]!, this.hash[0]!);
+  }
+
+  /** {@link has} of each key. */
+  hasMany(keys: readonly Key[]): boolean[] {
+    const out = new Array<boolean>(keys.length);
+    for (let i = 0; i < keys.length; i++) out[i] = this.has(keys[i]!);
+    return out;
+  }
+
+  /** Whether each 64-bit key (as given to `fromHashes`, or a key's hash as `build` takes it) may be in the set. */
+  hasHashes(hashes: BigUint64Array): boolean[] {
+    if (!(hashes instanceof BigUint64Array)) {
+      throw new InvalidArgumentError(`${NAME}.hasHashes: hashes must be a BigUint64Array`);
+    }
+    const words = new Uint32Array(hashes.buffer, hashes.byteOffset, 2 * hashes.length);
+    const out = new Array<boolean>(hashes.length);
+    for (let i = 0; i < hashes.length; i++) out[i] = this.contains(words[2 * i + 1]! | 0, words[2 * i]! | 0);
+    return out;
+  }
+
+  /** The set is fixed: build a new filter. */
+  add(_key: Key): never {
+    throw new InvalidArgumentError(
+      `${NAME}.add: a binary fuse filter holds a fixed set; build a new one (BinaryFuseFilter.build) with the key`,
+    );
+  }
+
+  /** Bits a key: the fingerprints' bits over the distinct keys (the array's for an empty set). */
+  get bitsPerKey(): number {
+    return (this.layout.arrayLength * this.fingerprintBits) / Math.max(1, this.size);
+  }
+
+  /** The rate at which a key not in the set is present: 2^-bits (each slot's fingerprint is uniform). */
+  expectedFpr(): number {
+    return 2 ** -this.fingerprintBits;
+  }
+
+  /** The reference struct's fields; `fingerprints` is the filter's own array (do not change it). */
+  reference(): FuseReference {
+    const { layout } = this;
+    return {
+      seed: (BigInt(this.seedHigh >>> 0) << 32n) | BigInt(this.seedLow >>> 0),
+      segmentLength: layout.segmentLength,
+      segmentLengthMask: layout.segmentLengthMask,
+      segmentCount: layout.segmentCount,
+      segmentCountLength: layout.segmentCountLength,
+      arrayLength: layout.arrayLength,
+      fingerprints: this.fingerprints,
+    };
+  }
+
+  private contains(high: number, low: number): boolean {
+    mixKey(high, low, this.seedHigh, this.seedLow);
+    const h = OUT[0]!;
+    const l = OUT[1]!;
+    const fp = this.fingerprints;
+    const f = (l ^ h) & this.mask;
+    return (
+      (f ^
+        fp[slotOf(this.layout, 0, h, l)]! ^
+        fp[slotOf(this.layout, 1, h, l)]! ^
+        fp[slotOf(this.layout, 2, h, l)]!) ===
+      0
+    );
+  }
+
+  /** The filter in bloomkit's binary format (docs/FORMAT.md §3.8). */
+  serialize(): Uint8Array {
+    return joinParts(fuseKind, this.serializeParts());
+  }
+
+  /** The file as parts: the header and params, the fingerprints (a view of the filter's own), the checksum. */
+  serializeParts(): Uint8Array[] {
+    const fp = this.fingerprints;
+    const params = writeParams({
+      fingerprintBits: this.fingerprintBits,
+      callerHashes: this.callerHashes,
+      layout: this.layout,
+      seedHigh: this.seedHigh,
+      seedLow: this.seedLow,
+      keys: this.size,
+    });
+    return encodeNestedParts(fuseKind, this.seed, params, [
+      new Uint8Array(fp.buffer, fp.byteOffset, fp.byteLength),
+    ]);
+  }
+
+  /** The JSON form: `{ kind: 'fuse', version, data }`, the file in base64. */
+  toJSON(): FilterJson {
+    return toFilterJson(`${NAME}.toJSON`, fuseKind.name, FORMAT_VERSION, this.serialize());
+  }
+
+  /**
+   * Reads a filter written by {@link serialize}. The set never changes, so the fingerprints are read in place (the
+   * bytes must not change while the filter is used) unless `copy: true`, or when 16-bit fingerprints sit at an odd
+   * offset. Checks every field against the payload before anything is allocated; FormatError otherwise.
+   */
+  static deserialize(bytes: ByteSource, options?: DeserializeOptions): BinaryFuseFilter {
+    const where = `${NAME}.deserialize`;
+    const read = readDeserializeOptions(where, { copy: false, ...options });
+    const envelope = decodeChain(fuseKind, bytes, { verifyChecksum: read.verifyChecksum, where });
+    const params = readParams(envelope.params, envelope.payloadLength, where);
+    const payload =
+      envelope.payload.length === 1 ? envelope.payload[0]! : joinPayload(envelope.payload, where);
+    const aligned = params.fingerprintBits === 8 || payload.byteOffset % 2 === 0;
+    let fingerprints: Uint8Array | Uint16Array;
+    if (read.copy || !aligned) {
+      checkAllocation(where, payload.length, undefined);
+      const own = payload.slice();
+      fingerprints = params.fingerprintBits === 8 ? own : new Uint16Array(own.buffer, 0, own.length / 2);
+    } else {
+      fingerprints =
+        params.fingerprintBits === 8
+          ? payload
+          : new Uint16Array(payload.buffer, payload.byteOffset, payload.length / 2);
+    }
+    if (params.callerHashes && envelope.seed !== 0) {
+      throw new FormatError(`${where}: a filter of the caller's hashes has seed 0, got ${envelope.seed}`);
+    }
+    return new BinaryFuseFilter(params, envelope.seed, fingerprints);
+  }
+
+  /** Reads the JSON form written by `toJSON()`; FormatError for anything else. */
+  static fromJSON(json: unknown, options?: DeserializeOptions): BinaryFuseFilter {
+    return BinaryFuseFilter.deserialize(fromFilterJson(`${NAME}.fromJSON`, json, fuseKind.name), options);
+  }
+}
+
+/** The fingerprint bits option: 8 (default) or 16. */
+function fingerprintBitsOf(where: string, bits: unknown): 8 | 16 {
+  if (bits === undefined) return 8;
+  if (bits !== 8 && bits !== 16) {
+    throw new InvalidArgumentError(`${where}: fingerprintBits must be 8 or 16, got ${String(bits)}`);
+  }
+  return bits;
+}
+
+function checkCount(where: string, count: number): void {
+  if (count > MAX_FUSE_KEYS) {
+    throw new InvalidArgumentError(
+      `${where}: a build takes at most 2^27 keys (about 32 bytes a key while it builds), got ${count}`,
+    );
+  }
+}
+
+/** A payload in several parts as one array (a copy). */
+function joinPayload(parts: readonly Uint8Array[], where: string): Uint8Array {
+  const length = parts.reduce((sum, part) => sum + part.length, 0);
+  checkAllocation(where, length, undefined);
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
