@@ -21,9 +21,9 @@ import {
 import { hashInto } from '@bloomkit/core/kit';
 import { MAX_ATTEMPTS, populate } from './fuse-build.js';
 import { type FuseParams, fuseKind, readParams, writeParams } from './fuse-codec.js';
-import { mixKey, slotOf } from './fuse-hash.js';
+import { mixKey } from './fuse-hash.js';
 import type { FuseLayout } from './fuse-layout.js';
-import { OUT } from './u64.js';
+import { mulHigh64By32, OUT } from './u64.js';
 
 const NAME = 'BinaryFuseFilter';
 
@@ -223,19 +223,17 @@ export class BinaryFuseFilter {
     };
   }
 
+  /** Membership of the 64-bit key (high:low, int32 words): docs/FORMAT.md §3.8, the slots as slotOf computes them. */
   private contains(high: number, low: number): boolean {
     mixKey(high, low, this.seedHigh, this.seedLow);
     const h = OUT[0]!;
     const l = OUT[1]!;
+    const { segmentLength, segmentLengthMask } = this.layout;
+    const s0 = mulHigh64By32(h, l, this.layout.segmentCountLength);
+    const s1 = (s0 + segmentLength) ^ ((((h & 0xf) << 14) | (l >>> 18)) & segmentLengthMask);
+    const s2 = (s0 + 2 * segmentLength) ^ (l & segmentLengthMask);
     const fp = this.fingerprints;
-    const f = (l ^ h) & this.mask;
-    return (
-      (f ^
-        fp[slotOf(this.layout, 0, h, l)]! ^
-        fp[slotOf(this.layout, 1, h, l)]! ^
-        fp[slotOf(this.layout, 2, h, l)]!) ===
-      0
-    );
+    return (((l ^ h) & this.mask) ^ fp[s0]! ^ fp[s1]! ^ fp[s2]!) === 0;
   }
 
   /** The filter in bloomkit's binary format (docs/FORMAT.md §3.8). */
