@@ -50,30 +50,24 @@ export function populate(keys: Uint32Array, bits: 8 | 16): FuseBuild | undefined
   order[2 * size] = 1;
   for (let attempt = 0; ; attempt++) {
     if (attempt + 1 > MAX_ATTEMPTS) return undefined;
-    placeInBuckets(keys, size, order, startPos, blockBits, bits, seedHigh, seedLow);
-    const counted = countSlots(layout, order, size, counts, xors);
-    if (counted < 0) {
+    if (attempt > 0) {
+      // A failed seed: the next one, from clean tables (the placement's first `size` entries only, as the reference).
       order.fill(0, 0, 2 * size);
       counts.fill(0);
       xors.fill(0);
       rng.next();
       seedHigh = OUT[0]!;
       seedLow = OUT[1]!;
-      continue;
     }
-    const duplicates = counted;
+    placeInBuckets(keys, size, order, startPos, blockBits, bits, seedHigh, seedLow);
+    const duplicates = countSlots(layout, order, size, counts, xors);
+    if (duplicates < 0) continue;
     const peeled = peel(layout, order, counts, xors, alone, sides, slots);
     if (peeled + duplicates === size) {
       size = peeled;
       break;
     }
     if (duplicates > 0) size = sortAndRemoveDuplicates(keys, size);
-    order.fill(0, 0, 2 * size);
-    counts.fill(0);
-    xors.fill(0);
-    rng.next();
-    seedHigh = OUT[0]!;
-    seedLow = OUT[1]!;
   }
   const fingerprints = bits === 8 ? new Uint8Array(capacity) : new Uint16Array(capacity);
   assign(layout, order, sides, size, fingerprints, slots);
