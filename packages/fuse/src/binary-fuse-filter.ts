@@ -18,7 +18,7 @@ import {
   resolveSeed,
   toFilterJson,
 } from '@bloomkit/core/internal';
-import { hashInto } from '@bloomkit/core/kit';
+import { batchHashes, hashBatch, hashInto, keyList } from '@bloomkit/core/kit';
 import { MAX_ATTEMPTS, populate } from './fuse-build.js';
 import { type FuseParams, fuseKind, readParams, writeParams } from './fuse-codec.js';
 import { mixKey } from './fuse-hash.js';
@@ -108,14 +108,17 @@ export class BinaryFuseFilter {
     const where = `${NAME}.build`;
     const bits = fingerprintBitsOf(where, options?.fingerprintBits);
     const seed = resolveSeed(where, options?.seed);
-    const list = Array.isArray(keys) ? (keys as readonly Key[]) : Array.from(keys as Iterable<Key>);
+    const list = keyList(where, keys);
     checkCount(where, list.length);
     const words = new Uint32Array(2 * list.length);
-    const hash = new Int32Array(4);
-    for (let i = 0; i < list.length; i++) {
-      hashInto(list[i], seed, hash, where);
-      words[2 * i] = hash[0]!;
-      words[2 * i + 1] = hash[1]!;
+    for (let start = 0; start < list.length; ) {
+      const count = hashBatch(list, start, seed, where);
+      const hashes = batchHashes();
+      for (let j = 0; j < count; j++) {
+        words[2 * (start + j)] = hashes[4 * j]!;
+        words[2 * (start + j) + 1] = hashes[4 * j + 1]!;
+      }
+      start += count;
     }
     return BinaryFuseFilter.fromWords(where, words, bits, seed, false);
   }
@@ -165,20 +168,33 @@ export class BinaryFuseFilter {
 
   /** True when `key` may be in the set (always for a key of the set; at rate 2^-bits for others). */
   has(key: Key): boolean {
-    if (this.callerHashes) {
-      throw new InvalidArgumentError(
-        `${NAME}.has: this filter was built from 64-bit hashes (fromHashes); ask it with hasHashes`,
-      );
-    }
+    this.checkKeyed(`${NAME}.has`);
     hashInto(key, this.seed, this.hash, `${NAME}.has`);
     return this.contains(this.hash[1]!, this.hash[0]!);
   }
 
-  /** {@link has} of each key. */
+  /** {@link has} of each key, the keys hashed in batches (WebAssembly where it loads, core's batch-hash.ts). */
   hasMany(keys: readonly Key[]): boolean[] {
-    const out = new Array<boolean>(keys.length);
-    for (let i = 0; i < keys.length; i++) out[i] = this.has(keys[i]!);
+    const where = `${NAME}.hasMany`;
+    this.checkKeyed(where);
+    const list = keyList(where, keys);
+    const out = new Array<boolean>(list.length);
+    for (let start = 0; start < list.length; ) {
+      const count = hashBatch(list, start, this.seed, where);
+      const hashes = batchHashes();
+      for (let j = 0; j < count; j++) out[start + j] = this.contains(hashes[4 * j + 1]!, hashes[4 * j]!);
+      start += count;
+    }
     return out;
+  }
+
+  /** Refuses `has` on a filter of the caller's 64-bit hashes: no key hashes to them here. */
+  private checkKeyed(where: string): void {
+    if (this.callerHashes) {
+      throw new InvalidArgumentError(
+        `${where}: this filter was built from 64-bit hashes (fromHashes); ask it with hasHashes`,
+      );
+    }
   }
 
   /** Whether each 64-bit key (as given to `fromHashes`, or a key's hash as `build` takes it) may be in the set. */
