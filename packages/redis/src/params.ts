@@ -157,7 +157,8 @@ export function newGeneration(): number {
  */
 export function checkSubFilterCount(where: string, name: string, value: unknown): number {
   // Text from the hash as the functions read it: digits only (no sign, fraction, spaces); a script's reply a number.
-  const n = typeof value === 'string' ? (/^\d{1,4}$/.test(value) ? Number(value) : Number.NaN) : Number(value);
+  const n =
+    typeof value === 'string' ? (/^\d{1,4}$/.test(value) ? Number(value) : Number.NaN) : Number(value);
   if (!Number.isInteger(n) || n < 1 || n > MAX_SUB_FILTERS) {
     throw new FormatError(
       `${where}: meta field filters of ${metaKey(name)} must be an integer in [1, ${MAX_SUB_FILTERS}], got ${JSON.stringify(value)}`,
