@@ -118,7 +118,7 @@ export function joinParts(kind: KindRecord, parts: readonly Uint8Array[]): Uint8
  * outer version was already found readable, so the file is inconsistent, not newer: docs/FORMAT.md §3), not an
  * UnsupportedVersionError. `what` names the nested envelope in the message.
  */
-export function nestedEnvelope<T>(decode: () => T, what: string, outerVersion: number): T {
+function nestedEnvelope<T>(decode: () => T, what: string, outerVersion: number): T {
   try {
     return decode();
   } catch (error) {

@@ -15,7 +15,6 @@ export {
   encodeChainParts,
   encodeNestedParts,
   joinParts,
-  nestedEnvelope,
   payloadRange,
   splitChain,
 } from './chain-codec.js';

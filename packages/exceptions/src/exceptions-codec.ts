@@ -1,5 +1,11 @@
-import { type ByteSource, FormatError, type KindRecord, readHeader } from '@bloomkit/core';
-import { getUint64, nestedEnvelope, setUint64 } from '@bloomkit/core/internal';
+import {
+  type ByteSource,
+  FormatError,
+  type KindRecord,
+  readHeader,
+  UnsupportedVersionError,
+} from '@bloomkit/core';
+import { getUint64, setUint64 } from '@bloomkit/core/internal';
 import {
   bytesOfCanonical,
   canonicalKey,
@@ -135,11 +141,16 @@ export function checkNested(
   outer: { readonly version: number; readonly seed: number },
   where: string,
 ): void {
-  const header = nestedEnvelope(
-    () => readHeader(nested, { verifyChecksum: false }),
-    `${where}: the nested filter`,
-    outer.version,
-  );
+  let header: ReturnType<typeof readHeader>;
+  try {
+    header = readHeader(nested, { verifyChecksum: false });
+  } catch (error) {
+    // A newer nested version inside a readable file is an inconsistent file, not a newer one (FORMAT §3).
+    if (!(error instanceof UnsupportedVersionError)) throw error;
+    throw new FormatError(
+      `${where}: the nested filter has format version ${error.version}, the file ${outer.version}`,
+    );
+  }
   if (header.kind === kind.id) {
     throw new FormatError(`${where}: the nested filter is itself an exceptions filter (kind ${kind.id})`);
   }

@@ -17,8 +17,11 @@
 export interface FuseLayout {
   /** Keys the filter was sized for (the reference's `Size`: duplicates included). */
   readonly size: number;
+  /** L: slots a segment, a power of two in [4, 2^18]. */
   readonly segmentLength: number;
+  /** L − 1. */
   readonly segmentLengthMask: number;
+  /** c: segments a key's first slot may fall in (c + 2 in all). */
   readonly segmentCount: number;
   /** segmentCount × segmentLength: the range of a key's first slot. */
   readonly segmentCountLength: number;
