@@ -21,9 +21,9 @@ import {
 import { batchHashes, hashBatch, hashInto, keyList } from '@bloomkit/core/kit';
 import { MAX_ATTEMPTS, populate } from './fuse-build.js';
 import { type FuseParams, fuseKind, readParams, writeParams } from './fuse-codec.js';
-import { mixKey } from './fuse-hash.js';
+import { mixKey, slotsOf } from './fuse-hash.js';
 import type { FuseLayout } from './fuse-layout.js';
-import { mulHigh64By32, OUT } from './u64.js';
+import { OUT } from './u64.js';
 
 const NAME = 'BinaryFuseFilter';
 
@@ -87,6 +87,8 @@ export class BinaryFuseFilter {
   private readonly fingerprints: Uint8Array | Uint16Array;
   private readonly mask: number;
   private readonly hash = new Int32Array(4);
+  /** A key's three slots, reused by every lookup. */
+  private readonly slots = new Uint32Array(3);
 
   private constructor(params: FuseParams, seed: number, fingerprints: Uint8Array | Uint16Array) {
     this.fingerprintBits = params.fingerprintBits;
@@ -239,17 +241,15 @@ export class BinaryFuseFilter {
     };
   }
 
-  /** Membership of the 64-bit key (high:low, int32 words): docs/FORMAT.md §3.8, the slots as slotOf computes them. */
+  /** Membership of the 64-bit key (high:low, int32 words): docs/FORMAT.md §3.8. */
   private contains(high: number, low: number): boolean {
     mixKey(high, low, this.seedHigh, this.seedLow);
     const h = OUT[0]!;
     const l = OUT[1]!;
-    const { segmentLength, segmentLengthMask } = this.layout;
-    const s0 = mulHigh64By32(h, l, this.layout.segmentCountLength);
-    const s1 = (s0 + segmentLength) ^ ((((h & 0xf) << 14) | (l >>> 18)) & segmentLengthMask);
-    const s2 = (s0 + 2 * segmentLength) ^ (l & segmentLengthMask);
+    const slots = this.slots;
+    slotsOf(this.layout, h, l, slots);
     const fp = this.fingerprints;
-    return (((l ^ h) & this.mask) ^ fp[s0]! ^ fp[s1]! ^ fp[s2]!) === 0;
+    return (((l ^ h) & this.mask) ^ fp[slots[0]!]! ^ fp[slots[1]!]! ^ fp[slots[2]!]!) === 0;
   }
 
   /** The filter in bloomkit's binary format (docs/FORMAT.md §3.8). */
@@ -289,7 +289,7 @@ export class BinaryFuseFilter {
     const envelope = decodeChain(fuseKind, bytes, { verifyChecksum: read.verifyChecksum, where });
     const params = readParams(envelope.params, envelope.payloadLength, where);
     const payload =
-      envelope.payload.length === 1 ? envelope.payload[0]! : joinPayload(envelope.payload, where);
+      envelope.payload.length === 1 ? envelope.payload[0]! : joinParts(fuseKind, envelope.payload);
     const aligned = params.fingerprintBits === 8 || payload.byteOffset % 2 === 0;
     let fingerprints: Uint8Array | Uint16Array;
     if (read.copy || !aligned) {
@@ -329,17 +329,4 @@ function checkCount(where: string, count: number): void {
       `${where}: a build takes at most 2^27 keys (about 32 bytes a key while it builds), got ${count}`,
     );
   }
-}
-
-/** A payload in several parts as one array (a copy). */
-function joinPayload(parts: readonly Uint8Array[], where: string): Uint8Array {
-  const length = parts.reduce((sum, part) => sum + part.length, 0);
-  checkAllocation(where, length, undefined);
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }

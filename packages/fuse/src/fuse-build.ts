@@ -1,4 +1,4 @@
-import { mixKey, SplitMix64, slotOf } from './fuse-hash.js';
+import { mixKey, SplitMix64, slotsOf } from './fuse-hash.js';
 import { type FuseLayout, fuseLayout } from './fuse-layout.js';
 import { OUT } from './u64.js';
 
@@ -130,9 +130,10 @@ function countSlots(
   for (let i = 0; i < size; i++) {
     const low = order[2 * i]! | 0;
     const high = order[2 * i + 1]! | 0;
-    const h0 = slotOf(layout, 0, high, low);
-    const h1 = slotOf(layout, 1, high, low);
-    const h2 = slotOf(layout, 2, high, low);
+    slotsOf(layout, high, low, three);
+    const h0 = three[0]!;
+    const h1 = three[1]!;
+    const h2 = three[2]!;
     counts[h0]! += 4;
     xors[2 * h0]! ^= low;
     xors[2 * h0 + 1]! ^= high;
@@ -168,6 +169,9 @@ function countSlots(
   return error ? -1 : duplicates;
 }
 
+/** The three slots of the hash being counted. */
+const three = new Uint32Array(3);
+
 /** A slot holding exactly two hashes whose XOR is 0: the same hash twice. */
 function emptyPair(counts: Uint8Array, xors: Uint32Array, slot: number): boolean {
   return xors[2 * slot]! === 0 && xors[2 * slot + 1]! === 0 && counts[slot] === 8;
@@ -199,9 +203,8 @@ function peel(
     if (counts[index]! >>> 2 !== 1) continue;
     const low = xors[2 * index]! | 0;
     const high = xors[2 * index + 1]! | 0;
-    slots[1] = slotOf(layout, 1, high, low);
-    slots[2] = slotOf(layout, 2, high, low);
-    slots[3] = slotOf(layout, 0, high, low);
+    slotsOf(layout, high, low, slots);
+    slots[3] = slots[0]!;
     slots[4] = slots[1]!;
     const found = counts[index]! & 3;
     sides[stacked] = found;
@@ -251,9 +254,7 @@ function assign(
     const high = order[2 * i + 1]! | 0;
     const fingerprint = (low ^ high) & mask;
     const found = sides[i]!;
-    slots[0] = slotOf(layout, 0, high, low);
-    slots[1] = slotOf(layout, 1, high, low);
-    slots[2] = slotOf(layout, 2, high, low);
+    slotsOf(layout, high, low, slots);
     slots[3] = slots[0]!;
     slots[4] = slots[1]!;
     fingerprints[slots[found]!] =

@@ -19,16 +19,17 @@ export function mixKey(keyHigh: number, keyLow: number, seedHigh: number, seedLo
   fmix64(OUT[0]!, OUT[1]!);
 }
 
-/** Slot `index` (0, 1 or 2) of a mixed hash (high:low, int32 words); every slot is below 2^31. */
-export function slotOf(layout: FuseLayout, index: number, high: number, low: number): number {
+/**
+ * The three slots of a mixed hash (high:low, int32 words) into `out[0..2]`; each below 2^31. The first slot's
+ * 64×32 high product is taken once.
+ */
+export function slotsOf(layout: FuseLayout, high: number, low: number, out: Uint32Array): void {
   const first = mulHigh64By32(high, low, layout.segmentCountLength);
-  if (index === 0) return first;
-  if (index === 1) {
-    // (hash & (2^36 − 1)) >> 18, masked: bits 18..35 of the hash.
-    const bits = (((high & 0xf) << 14) | (low >>> 18)) & layout.segmentLengthMask;
-    return (first + layout.segmentLength) ^ bits;
-  }
-  return (first + 2 * layout.segmentLength) ^ (low & layout.segmentLengthMask);
+  const mask = layout.segmentLengthMask;
+  out[0] = first;
+  // (hash & (2^36 − 1)) >> 18, masked: bits 18..35 of the hash.
+  out[1] = (first + layout.segmentLength) ^ ((((high & 0xf) << 14) | (low >>> 18)) & mask);
+  out[2] = (first + 2 * layout.segmentLength) ^ (low & mask);
 }
 
 /** The reference's seed sequence: splitmix64 over a counter starting at 0x726b2b9d438b9d4d. */
