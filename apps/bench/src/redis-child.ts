@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { derivePositions, murmur3x86_128Into, standardLayout } from '@bloomkit/core';
 import { RedisBloomFilter } from '@bloomkit/redis';
 import { Redis } from 'ioredis';
@@ -20,6 +21,9 @@ export interface RedisMeasurement {
   readonly serverHasMicros: number;
   /** The server process's CPU per added key (INFO cpu: user + system, µs): command time plus reading and replying. */
   readonly serverCpuAddMicros: number;
+  /** The same per absent and per present key looked up. */
+  readonly serverCpuHasMicros: number;
+  readonly serverCpuPresentMicros: number;
 }
 
 const CAPACITY = 1_000_000;
@@ -35,8 +39,10 @@ export const REDIS_CONTENDERS = [
   'functions-madd',
   'functions-madd-100',
   'functions-add',
+  'functions-prototype',
   'setbit-recipe',
   'lua-setbit-batch',
+  'bitfield-recipe',
 ] as const;
 
 /** The commands each contender sends (commands that scripts and functions call inside are counted apart). */
@@ -44,6 +50,7 @@ function sentCommands(contender: RedisContender): readonly string[] {
   if (contender.startsWith('functions')) return ['fcall', 'fcall_ro'];
   if (contender === 'setbit-recipe') return ['setbit', 'getbit'];
   if (contender === 'lua-setbit-batch') return ['eval', 'evalsha'];
+  if (contender === 'bitfield-recipe') return ['bitfield', 'bitfield_ro'];
   return ['bitfield', 'bitfield_ro', 'eval', 'evalsha'];
 }
 
@@ -153,6 +160,8 @@ export async function measureRedis(contender: RedisContender, port: number): Pro
       serverAddMicros: add.micros / n,
       serverHasMicros: has.micros / n,
       serverCpuAddMicros: add.cpu / n,
+      serverCpuHasMicros: has.cpu / n,
+      serverCpuPresentMicros: present.cpu / n,
     };
   } finally {
     client.disconnect();
@@ -172,6 +181,7 @@ async function phasesOf(
       ? { add: (keys) => filter.add(keys[0]!), has: (keys) => filter.has(keys[0]!) }
       : { add: (keys) => filter.addMany(keys), has: (keys) => filter.hasMany(keys) };
   }
+  if (contender === 'functions-prototype') return prototypePhases(client);
   if (contender.startsWith('functions')) {
     await RedisBloomFilter.installFunctions(client);
     await client.call('FCALL', 'bk_reserve', '1', 'bench', 'standard', String(CAPACITY), String(FPR));
@@ -201,9 +211,40 @@ async function phasesOf(
       },
     };
   }
+  if (contender === 'bitfield-recipe') {
+    // Positions from the client, one BITFIELD (BITFIELD_RO) per batch, every position of every key.
+    const command = (op: string, keys: string[]) =>
+      keys.flatMap((key) => positions(key).flatMap((p) => (op === 'SET' ? [op, 'u1', p, 1] : [op, 'u1', p])));
+    return {
+      add: (keys) => client.call('BITFIELD', 'bits', ...command('SET', keys)),
+      has: (keys) => client.call('BITFIELD_RO', 'bits', ...command('GET', keys)),
+    };
+  }
   return {
     add: (keys) => client.eval(LUA_ADD, 1, 'bits', probe.hashes, pack(keys.map(positions))),
     has: (keys) => client.eval(LUA_HAS, 1, 'bits', probe.hashes, pack(keys.map(positions))),
+  };
+}
+
+/**
+ * The yardstick of the function library (lua/prototype.lua): the same algorithm with none of its checks, on a
+ * string of the standard filter's m bits, sized as bk_reserve sizes it.
+ */
+async function prototypePhases(
+  client: Redis,
+): Promise<{ add: (keys: string[]) => Promise<unknown>; has: (keys: string[]) => Promise<unknown> }> {
+  const source = readFileSync(new URL('../lua/prototype.lua', import.meta.url), 'utf8');
+  await client.call('FUNCTION', 'LOAD', 'REPLACE', source);
+  await RedisBloomFilter.installFunctions(client);
+  await client.call('FCALL', 'bk_reserve', '1', 'shape', 'standard', String(CAPACITY), String(FPR));
+  const info = (await client.call('FCALL_RO', 'bk_info', '1', 'shape')) as (string | number)[];
+  const field = (name: string) => String(info[info.indexOf(name) + 1]);
+  const bits = field('Bits');
+  const hashes = field('Hashes');
+  await client.setrange('proto', Math.ceil(Number(bits) / 8) - 1, '\0');
+  return {
+    add: (keys) => client.call('FCALL', 'proto_madd', '1', 'proto', bits, hashes, '0', ...keys),
+    has: (keys) => client.call('FCALL_RO', 'proto_mexists', '1', 'proto', bits, hashes, '0', ...keys),
   };
 }
 

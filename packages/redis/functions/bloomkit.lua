@@ -22,10 +22,16 @@ scalable (the chain grows on the server, by the sub-filter shapes its meta hash 
 shard per call.
 ]]
 
-local VERSION = 2
+local VERSION = 3
 
--- Redis 7.0 loads a library with none of Lua's libraries in reach (string, math, bit are there only when a function
--- runs), so their functions are taken on the first call.
+-- lua/base.lua ------------------------------------------------------------------------------------------------
+
+-- base.lua: what every script of bloomkit's server side starts from (the function library and each script the
+-- Node client sends): Lua's library functions as locals, the limits shared with @bloomkit/core, refusals, and the
+-- parsing of the decimal numbers that the meta hash and the arguments hold.
+
+-- Redis 7.0 loads a function library with none of Lua's libraries in reach (string, math, bit are there only when a
+-- function runs), so their functions are taken on the first call (each door's wrapper calls takeLibraries).
 local byte, char, sub, format, match, upper, floor, ceil, log, exp, max, min
 local bxor, rol, rshift, call, spread
 local function takeLibraries()
@@ -45,22 +51,65 @@ local BLOCK_BITS = 512 -- a block of the blocked layout: one 64-byte cache line
 local MAX_BLOCKED_BITS = 2 ^ 41 -- as @bloomkit/core's MAX_BLOCKED_BITS
 local MAX_SHARDS = 2 ^ 20
 local MAX_CLOCK_MS = 2 ^ 47 -- as @bloomkit/core's MAX_CLOCK_MS: a time in ms a window accepts
+local MAX_SUB_FILTERS = 512 -- as @bloomkit/scalable's MAX_SUB_FILTERS
+local MAX_AGE_SLICES = 255 -- the format's bound (the sizing of @bloomkit/window picks at most 16)
 
--- Errors ------------------------------------------------------------------------------------------------------------
-
--- A refusal: unwinds to the verb (see verb), which replies "ERR bloomkit: message". The mark tells it from a Lua
--- error or a failed redis.call, which are passed on as they are.
+-- A refusal: unwinds to the door's wrapper (door-functions.lua, door-eval.lua), which turns it into the error reply
+-- (and nothing after it runs). The mark tells it from a Lua error or a failed redis.call, passed on as they are.
 local FAIL_MARK = '\0bloomkit\0'
 
 local function fail(message)
   error(FAIL_MARK .. message, 0)
 end
 
+-- The two refusals every rule may meet, each door's own words (door-functions.lua, door-eval.lua): `gone(name,
+-- detail)` when the filter's storage is not there (expired, dropped, evicted: never recreated empty), and
+-- `badMeta(name, field, range, value)` when a meta hash field is not what bloomkit writes (any client can write it).
+local gone, badMeta
+
+-- A value for an error message: quoted, cut at 40 characters.
 local function show(value)
   if value == nil then return '(missing)' end
   local text = tostring(value)
   if #text > 40 then text = sub(text, 1, 40) .. '...' end
   return "'" .. text .. "'"
+end
+
+-- An unsigned decimal integer in [min, max], or nil: digits only (no sign, fraction, exponent, hex or spaces), as
+-- every count and index in the meta hash is written.
+local function integer(text, min, max)
+  if type(text) ~= 'string' or #text > 16 or not match(text, '^%d+$') then return nil end
+  local value = tonumber(text)
+  if value < min or value > max then return nil end
+  return value
+end
+
+local function metaKey(name) return 'bloomkit:{' .. name .. '}:meta' end
+
+-- The meta hash's `count` (adds that changed the filter) from its text: absent is 0, else an integer in
+-- [0, 2^53 - 1]. Checked before a call writes anything, so a count HINCRBY cannot add to never fails it half-way.
+local function checkCount(name, text)
+  if not text then return 0 end
+  local value = integer(text, 0, MAX_SAFE)
+  if value == nil then badMeta(name, 'count', format('an integer in [0, %.0f]', MAX_SAFE), text) end
+  return value
+end
+
+local function countOf(key, name)
+  return checkCount(name, call('HGET', key, 'count'))
+end
+
+-- lua/door-functions.lua --------------------------------------------------------------------------------------
+
+-- door-functions.lua: the door of the function library (FCALL bk_*): a refusal becomes the error reply
+-- "ERR bloomkit: message", naming the filter and what is wrong, for a reader of any client.
+
+gone = function(name, detail)
+  fail('no filter ' .. name .. (detail and ' (' .. detail .. ')' or ''))
+end
+
+badMeta = function(name, field, range, value)
+  fail(format('meta field %s of %s must be %s, got %s', field, metaKey(name), range, show(value)))
 end
 
 -- Wraps a verb so that a fail() anywhere in it becomes the error reply (and nothing after it runs).
@@ -79,15 +128,9 @@ local function verb(body)
   end
 end
 
--- Numbers read from arguments and from the meta hash ---------------------------------------------------------------
+-- lua/numbers.lua ---------------------------------------------------------------------------------------------
 
--- An unsigned decimal integer in [min, max], or nil.
-local function integer(text, min, max)
-  if type(text) ~= 'string' or #text > 16 or not match(text, '^%d+$') then return nil end
-  local value = tonumber(text)
-  if value < min or value > max then return nil end
-  return value
-end
+-- numbers.lua: the numbers of the functions' arguments and of the meta hash's decimal fields (integers are base.lua's).
 
 -- A decimal number (digits, point, exponent; no hex, inf or nan) in [low, high], or nil.
 local function decimal(text, low, high)
@@ -133,6 +176,9 @@ end
 
 -- MurmurHash3 x86_128 (docs/FORMAT.md section 4) in doubles ----------------------------------------------------------
 -- Lua numbers are doubles and bit.* works on 32 bits, so a product of two 32-bit words (up to 2^64, not exact in a
+
+-- lua/hash.lua ------------------------------------------------------------------------------------------------
+
 -- double) is taken modulo 2^32 as a * lo + (a * hi mod 2^16) * 2^16 with the constant split in 16-bit halves: each
 -- product is below 2^48, exact. Sums are taken modulo 2^32 with %, exact for integers below 2^53.
 
@@ -223,6 +269,9 @@ end
 -- sigma = M * 2^-32 (one IEEE multiply, as the format says), position i = i * stride + offset_i.
 
 -- Writes the k positions of the key whose hash is h1..h4 into `out` (1-based) for a filter `shape` {seed, k, sigma,
+
+-- lua/positions.lua -------------------------------------------------------------------------------------------
+
 -- stride}; positions() hashes the key first.
 local function positionsOfHash(shape, p, d1, d2, d3, out)
   d1, d2, d3 = (d1 + d2 + d3) % TWO32, (2 * d2 + 6 * d3) % TWO32, 6 * d3 % TWO32
@@ -260,6 +309,9 @@ end
 -- least k). Lua has no log1p and expm1: they are computed from log and exp with the usual correction (Goldberg,
 -- "What every computer scientist should know about floating-point arithmetic", 1991, Theorem 4), within a few ulps
 -- of core's, so on a boundary the two may pick m one unit apart; a filter is identified by the capacity and rate it
+
+-- lua/sizing.lua ----------------------------------------------------------------------------------------------
+
 -- was sized for, not by its m (see sameFilter).
 
 local function log1p(x)
@@ -287,26 +339,24 @@ local function partitionedRate(m, n, k)
   return (-expm1(n * log1p(-1 / s))) ^ k
 end
 
+-- The kinds, each by its storage family (meta.lua checks a family's fields, filters.lua serves it). `creates`: the
+-- functions create it (bk_reserve, bk_insert); the others are created by @bloomkit/redis or bloomkit push, which
+-- write their shapes into the meta hash.
 local KINDS = {
-  standard = { storage = 'bits', unit = function() return 1 end, rate = standardRate, sliced = false },
-  partitioned = { storage = 'bits', unit = function(k) return k end, rate = partitionedRate, sliced = true },
-  counting = { storage = 'counters', unit = function() return 1 end, rate = standardRate, sliced = false },
+  standard = { storage = 'bits', unit = function() return 1 end, rate = standardRate, sliced = false, creates = true },
+  partitioned = { storage = 'bits', unit = function(k) return k end, rate = partitionedRate, sliced = true, creates = true },
+  counting = { storage = 'counters', unit = function() return 1 end, rate = standardRate, sliced = false, creates = true },
+  -- A chain of partitioned sub-filters in one slot, sub-filter j in bloomkit:{NAME}:sub:j:GEN, the chain's length in
+  -- the meta hash's `filters`, each sub-filter's count in `count:j`, and the m and k of every sub-filter the chain may
+  -- hold in `shapes` (chain-shapes.ts of @bloomkit/redis).
+  scalable = { storage = 'chain', sliced = true, creates = true },
+  -- Spans slots: the verbs on its name read its meta only (bk_info, bk_card, bk_count); its items go to their shards
+  -- (bk_shard_madd, bk_shard_mexists).
+  blocked = { storage = 'shards', unit = function() return 512 end, sliced = false },
+  -- k + l slices in one string, the generations' state in the meta hash.
+  window = { storage = 'ring', sliced = true },
 }
 local KIND_NAMES = 'standard, partitioned, counting, scalable'
--- The scalable kind: a chain of partitioned sub-filters in one slot, sub-filter j in bloomkit:{NAME}:sub:j:GEN, the
--- chain's length in the meta hash's `filters`, each sub-filter's count in `count:j`, and the m and k of every
--- sub-filter the chain may hold in `shapes` (chain-shapes.ts of @bloomkit/redis).
-local CHAIN = { storage = 'chain', sliced = true }
-local MAX_SUB_FILTERS = 512 -- as @bloomkit/scalable's MAX_SUB_FILTERS
--- The blocked kind (created by @bloomkit/redis) spans slots: the verbs on its name read its meta only (bk_info,
--- bk_card, bk_count); its items go to their shards (bk_shard_madd, bk_shard_mexists).
-local BLOCKED = { storage = 'shards', unit = function() return 512 end, sliced = false }
--- The window kind (created by @bloomkit/redis, which writes its shape into the meta hash): k + l slices in one
--- string, the generations' state in the meta hash.
-local WINDOW = { storage = 'ring', sliced = true }
-local MAX_AGE_SLICES = 255 -- the format's bound (the sizing of @bloomkit/window picks at most 16)
--- Kinds @bloomkit/redis holds that this library does not serve (yet): a filter of one is named in the error.
-local NODE_ONLY = { blocked = true, window = true }
 local SERVED = 'standard, partitioned, counting, scalable, blocked (by shard) and window'
 
 -- m and k for n keys at rate p (chooseShape of @bloomkit/core).
@@ -365,6 +415,9 @@ end
 
 -- The meta hash: a filter's parameters (params.ts of @bloomkit/redis) ------------------------------------------------
 
+-- lua/meta.lua ------------------------------------------------------------------------------------------------
+
+
 local function checkName(name)
   if type(name) ~= 'string' or #name == 0 or #name > MAX_NAME_BYTES or match(name, '[{}]') then
     fail(format("the key argument must be the filter's name: 1 to %d bytes without '{' or '}', got %s", MAX_NAME_BYTES, show(name)))
@@ -372,14 +425,14 @@ local function checkName(name)
   return name
 end
 
-local function metaKey(name) return 'bloomkit:{' .. name .. '}:meta' end
-
 local function hexOf(generation) return format('%08x', generation) end
 
--- The meta hash's fields a call reads (`count` apart: it changes with every add, see countOf).
+-- The meta hash's fields a call reads, in one HMGET; the last, `count`, changes with every add and is not part of
+-- what the checks below are a function of.
 local META_FIELDS = { 'format', 'kind', 'seed', 'bits', 'hashes', 'counterBits', 'capacity', 'fpr', 'shards',
   'shardBlocks', 'growth', 'tightening', 'exceptions', 'duration', 'generation', 'state', 'ageSlices', 'sliceBits',
-  'generationKeys', 'period', 'shapes' }
+  'generationKeys', 'period', 'shapes', 'count' }
+local CHECKED_FIELDS = #META_FIELDS - 1
 
 -- Checked metas by name, each with the field values it was checked from: a call whose hash holds the same values
 -- skips the checks (they are a function of the values). At most MAX_CACHED names; then it starts afresh.
@@ -430,33 +483,149 @@ end
 
 -- Reads and checks the meta hash of `name` as @bloomkit/redis's decodeParams does (any client can write the hash,
 -- and what it says is about to be looped over): every field within its range and consistent with the others.
--- Returns nil when there is no hash.
+-- Returns nil when there is no hash. The hash's `count` is read in the same HMGET, into meta.countText (checkedCount).
 local function readMeta(name)
   local key = metaKey(name)
   local values = call('HMGET', key, spread(META_FIELDS))
   local parts = {}
-  for i = 1, #META_FIELDS do parts[i] = values[i] or '\1' end
+  for i = 1, CHECKED_FIELDS do parts[i] = values[i] or '\1' end
   local signature = table.concat(parts, '\0')
   local hit = checked[name]
-  if hit ~= nil and hit.signature == signature then return hit.meta end
+  if hit ~= nil and hit.signature == signature then
+    hit.meta.countText = values[#META_FIELDS] or nil
+    return hit.meta
+  end
   local f = {}
   local any = false
-  for i = 1, #META_FIELDS do
+  for i = 1, CHECKED_FIELDS do
     if values[i] then f[META_FIELDS[i]] = values[i]; any = true end
   end
   if not any and call('EXISTS', key) == 0 then return nil end
   local meta = checkMeta(name, f)
+  meta.countText = values[#META_FIELDS] or nil
   if checkedCount >= MAX_CACHED then checked, checkedCount = {}, 0 end
   checked[name] = { signature = signature, meta = meta }
   checkedCount = checkedCount + 1
   return meta
 end
 
+-- The count readMeta read with the meta, checked (base.lua's checkCount).
+local function metaCount(meta)
+  return checkCount(meta.name, meta.countText)
+end
+
+-- A window (ring): k + l slices of sliceBits in one string, g keys a generation, a period for a time window.
+local function checkRing(meta, f, int, bad)
+  meta.width = int('counterBits', 0, 0)
+  if f.ageSlices == nil or f.sliceBits == nil or f.generationKeys == nil or f.period == nil then
+    fail(format('%s is a window filter without its shape in %s (made by an older @bloomkit/redis): export and import it again to use it here', meta.name, metaKey(meta.name)))
+  end
+  meta.l = int('ageSlices', 1, MAX_AGE_SLICES)
+  meta.h = meta.k + meta.l
+  meta.sliceBits = int('sliceBits', 8, floor(TWO32 / meta.h))
+  if meta.sliceBits % 8 ~= 0 then bad('sliceBits', 'a multiple of 8') end
+  meta.m = int('bits', meta.h * meta.sliceBits, meta.h * meta.sliceBits)
+  meta.g = int('generationKeys', 1, MAX_SAFE)
+  meta.duration = int('duration', 0, MAX_SAFE)
+  meta.period = tonumber(f.period)
+  if meta.period == nil or not (meta.period >= 0 and meta.period <= MAX_SAFE) or (meta.period == 0) ~= (meta.duration == 0) then
+    bad('period', 'a number of ms, 0 exactly for a count window')
+  end
+  if meta.duration == 0 and f.period ~= '0' then bad('period', '0 for a count window') end
+  if meta.exceptions then bad('exceptions', '0 for a window filter (exceptions live beside bits)') end
+  -- The window W and its generations: g = ceil(W / b), b the generations of keys it keeps (l, or l less the
+  -- clock's ceil((l + 1) / 2) for a time window), as @bloomkit/window sizes it; the period is the duration over
+  -- the clock's share. (The rest of the sizing, s and k for fpr, takes log1p and expm1, which this Lua lacks:
+  -- the Node client checks those against capacity and fpr.)
+  local window = int('capacity', 1, MAX_SAFE)
+  if rate(f.fpr) == nil then bad('fpr', 'a number in (0, 1)') end
+  local clockShare = meta.duration > 0 and ceil((meta.l + 1) / 2) or 0
+  local b = meta.l - clockShare
+  if b < 1 then bad('ageSlices', 'at least 3 for a time window') end
+  if meta.g ~= ceil(window / b) then bad('generationKeys', format('%.0f, ceil(capacity / %d)', ceil(window / b), b)) end
+  if meta.duration > 0 and meta.period ~= meta.duration / clockShare then
+    bad('period', format('%.17g, duration / %d', meta.duration / clockShare, clockShare))
+  end
+  -- One position per slice: the partitioned layout over k + l slices of s bits.
+  meta.shape = { seed = meta.seed, k = meta.h, sigma = meta.sliceBits / TWO32, stride = meta.sliceBits }
+end
+
+-- A blocked filter: blocks of 512 bits spread over shards of shardBlocks blocks each.
+local function checkShards(meta, f, int, bad)
+  meta.width = int('counterBits', 0, 0)
+  meta.m = int('bits', BLOCK_BITS, MAX_BLOCKED_BITS)
+  if meta.m % BLOCK_BITS ~= 0 then bad('bits', 'a multiple of 512') end
+  local blocks = meta.m / BLOCK_BITS
+  meta.shardBlocks = int('shardBlocks', 1, min(blocks, TWO32 / BLOCK_BITS))
+  meta.shards = int('shards', 1, MAX_SHARDS)
+  if meta.shards ~= ceil(blocks / meta.shardBlocks) then
+    bad('shards', format('%.0f, the shards that %.0f blocks of %.0f per shard need', ceil(blocks / meta.shardBlocks), blocks, meta.shardBlocks))
+  end
+  meta.shape = { seed = meta.seed, k = meta.k, sigma = BLOCK_BITS / TWO32, stride = 0 }
+end
+
+-- A scalable filter: a chain of partitioned sub-filters whose shapes the meta hash lists.
+local function checkChain(meta, f, int, bad)
+  meta.width = int('counterBits', 0, 0)
+  if meta.exceptions then bad('exceptions', '0 for a scalable filter (exceptions live beside bits)') end
+  meta.growth = decimal(f.growth, MIN_GROWTH, MAX_GROWTH)
+  if meta.growth == nil then bad('growth', format('a number in [%s, %s]', MIN_GROWTH, MAX_GROWTH)) end
+  meta.tightening = rate(f.tightening)
+  if meta.tightening == nil then bad('tightening', 'a number in (0, 1)') end
+  meta.capacity = int('capacity', 1, MAX_SAFE)
+  meta.fpr = rate(f.fpr)
+  if meta.fpr == nil then bad('fpr', 'a number in (0, 1)') end
+  meta.subs = readShapes(meta, f, bad)
+  local first = meta.subs[1]
+  meta.m = int('bits', first.m, first.m)
+  if meta.k ~= first.k then bad('hashes', format('%d, the k of sub-filter 0 in shapes', first.k)) end
+  meta.shape = first.shape
+end
+
+-- A counting filter: 4- or 8-bit counters, the guard after them.
+local function checkCounters(meta, f, int, bad)
+  meta.width = int('counterBits', 4, 8)
+  if meta.width ~= 4 and meta.width ~= 8 then bad('counterBits', 'one of 4, 8') end
+  if meta.exceptions then bad('exceptions', '0 for a counting filter (exceptions live beside bits)') end
+  meta.m = int('bits', 1, floor((TWO32 - 8 * GUARD_BYTES) / meta.width)) -- the guard follows, below bit 2^32
+  meta.shape = { seed = meta.seed, k = meta.k, sigma = meta.m / TWO32, stride = 0 }
+end
+
+-- A standard or partitioned filter: m bits (a multiple of the layout's unit), the guard after them.
+local function checkBits(meta, f, int, bad)
+  meta.width = int('counterBits', 0, 0)
+  meta.m = int('bits', 1, TWO32 - 8 * GUARD_BYTES) -- the guard follows, below bit 2^32
+  local unit = meta.kind.unit(meta.k)
+  if meta.m % unit ~= 0 then bad('bits', format("a multiple of %d (the layout's unit with k = %d)", unit, meta.k)) end
+  local range = meta.kind.sliced and meta.m / meta.k or meta.m
+  meta.shape = { seed = meta.seed, k = meta.k, sigma = range / TWO32, stride = meta.kind.sliced and range or 0 }
+end
+
+-- Each storage family's own checks, by the family its kind names (sizing.lua).
+local STORAGE_CHECKS = { ring = checkRing, shards = checkShards, chain = checkChain, counters = checkCounters, bits = checkBits }
+
+-- The fields every family has, each within its range, and those a family does not use at their empty values.
+local function checkCommon(meta, f, int, bad)
+  local storage = meta.kind.storage
+  if f.capacity ~= '' or f.fpr ~= '' then
+    meta.capacity = int('capacity', 1, MAX_SAFE)
+    meta.fpr = rate(f.fpr)
+    if meta.fpr == nil then bad('fpr', 'a number in (0, 1)') end
+  end
+  if storage ~= 'shards' then
+    int('shards', 1, 1)
+    int('shardBlocks', 0, 0)
+  end
+  if storage ~= 'chain' then
+    int('growth', 0, 0)
+    int('tightening', 0, 0)
+  end
+  if f.duration ~= nil and storage ~= 'ring' then int('duration', 0, 0) end
+end
+
 -- The checks of readMeta, on the fields `f` of the hash of `name`; returns the filter's description.
 checkMeta = function(name, f)
-  local function bad(field, range)
-    fail(format('meta field %s of %s must be %s, got %s', field, metaKey(name), range, show(f[field])))
-  end
+  local function bad(field, range) badMeta(name, field, range, f[field]) end
   local function int(field, min, max)
     local value = integer(f[field], min, max)
     if value == nil then bad(field, format('an integer in [%.0f, %.0f]', min, max)) end
@@ -464,122 +633,22 @@ checkMeta = function(name, f)
   end
   if f.format ~= FORMAT_TAG then fail(format('the key %s is not a bloomkit filter (format field %s)', metaKey(name), show(f.format))) end
   local kind = KINDS[f.kind]
-  if f.kind == 'blocked' then kind = BLOCKED end
-  if f.kind == 'window' then kind = WINDOW end
-  if f.kind == 'scalable' then kind = CHAIN end
   if kind == nil then bad('kind', 'one of ' .. SERVED) end
-  local meta = { name = name, kindName = f.kind, kind = kind, fields = f }
+  local meta = { name = name, hash = metaKey(name), kindName = f.kind, kind = kind, fields = f }
   meta.generation = int('generation', 1, TWO32 - 1)
   -- Written without leading zeros, and compared as text by the Node client's scripts.
   if sub(f.generation, 1, 1) == '0' then bad('generation', 'an integer in [1, 4294967295] without leading zeros') end
   meta.seed = int('seed', 0, TWO32 - 1)
   meta.k = int('hashes', 1, MAX_HASHES)
   meta.exceptions = f.exceptions ~= nil and int('exceptions', 0, 1) == 1
-  if kind.storage == 'ring' then
-    meta.width = int('counterBits', 0, 0)
-    if f.ageSlices == nil or f.sliceBits == nil or f.generationKeys == nil or f.period == nil then
-      fail(format('%s is a window filter without its shape in %s (made by an older @bloomkit/redis): export and import it again to use it here', name, metaKey(name)))
-    end
-    meta.l = int('ageSlices', 1, MAX_AGE_SLICES)
-    meta.h = meta.k + meta.l
-    meta.sliceBits = int('sliceBits', 8, floor(TWO32 / meta.h))
-    if meta.sliceBits % 8 ~= 0 then bad('sliceBits', 'a multiple of 8') end
-    meta.m = int('bits', meta.h * meta.sliceBits, meta.h * meta.sliceBits)
-    meta.g = int('generationKeys', 1, MAX_SAFE)
-    meta.duration = int('duration', 0, MAX_SAFE)
-    meta.period = tonumber(f.period)
-    if meta.period == nil or not (meta.period >= 0 and meta.period <= MAX_SAFE) or (meta.period == 0) ~= (meta.duration == 0) then
-      bad('period', 'a number of ms, 0 exactly for a count window')
-    end
-    if meta.duration == 0 and f.period ~= '0' then bad('period', '0 for a count window') end
-    if meta.exceptions then bad('exceptions', '0 for a window filter (exceptions live beside bits)') end
-    -- The window W and its generations: g = ceil(W / b), b the generations of keys it keeps (l, or l less the
-    -- clock's ceil((l + 1) / 2) for a time window), as @bloomkit/window sizes it; the period is the duration over
-    -- the clock's share. (The rest of the sizing, s and k for fpr, takes log1p and expm1, which this Lua lacks:
-    -- the Node client checks those against capacity and fpr.)
-    local window = int('capacity', 1, MAX_SAFE)
-    if rate(f.fpr) == nil then bad('fpr', 'a number in (0, 1)') end
-    local clockShare = meta.duration > 0 and ceil((meta.l + 1) / 2) or 0
-    local b = meta.l - clockShare
-    if b < 1 then bad('ageSlices', 'at least 3 for a time window') end
-    if meta.g ~= ceil(window / b) then bad('generationKeys', format('%.0f, ceil(capacity / %d)', ceil(window / b), b)) end
-    if meta.duration > 0 and meta.period ~= meta.duration / clockShare then
-      bad('period', format('%.17g, duration / %d', meta.duration / clockShare, clockShare))
-    end
-  elseif kind.storage == 'shards' then
-    meta.width = int('counterBits', 0, 0)
-    meta.m = int('bits', BLOCK_BITS, MAX_BLOCKED_BITS)
-    if meta.m % BLOCK_BITS ~= 0 then bad('bits', 'a multiple of 512') end
-    local blocks = meta.m / BLOCK_BITS
-    meta.shardBlocks = int('shardBlocks', 1, min(blocks, TWO32 / BLOCK_BITS))
-    meta.shards = int('shards', 1, MAX_SHARDS)
-    if meta.shards ~= ceil(blocks / meta.shardBlocks) then
-      bad('shards', format('%.0f, the shards that %.0f blocks of %.0f per shard need', ceil(blocks / meta.shardBlocks), blocks, meta.shardBlocks))
-    end
-  elseif kind.storage == 'chain' then
-    meta.width = int('counterBits', 0, 0)
-    if meta.exceptions then bad('exceptions', '0 for a scalable filter (exceptions live beside bits)') end
-    meta.growth = decimal(f.growth, MIN_GROWTH, MAX_GROWTH)
-    if meta.growth == nil then bad('growth', format('a number in [%s, %s]', MIN_GROWTH, MAX_GROWTH)) end
-    meta.tightening = rate(f.tightening)
-    if meta.tightening == nil then bad('tightening', 'a number in (0, 1)') end
-    meta.capacity = int('capacity', 1, MAX_SAFE)
-    meta.fpr = rate(f.fpr)
-    if meta.fpr == nil then bad('fpr', 'a number in (0, 1)') end
-    meta.subs = readShapes(meta, f, bad)
-    local first = meta.subs[1]
-    meta.m = int('bits', first.m, first.m)
-    if meta.k ~= first.k then bad('hashes', format('%d, the k of sub-filter 0 in shapes', first.k)) end
-  elseif kind.storage == 'counters' then
-    meta.width = int('counterBits', 4, 8)
-    if meta.width ~= 4 and meta.width ~= 8 then bad('counterBits', 'one of 4, 8') end
-    if meta.exceptions then bad('exceptions', '0 for a counting filter (exceptions live beside bits)') end
-    meta.m = int('bits', 1, floor((TWO32 - 8 * GUARD_BYTES) / meta.width)) -- the guard follows, below bit 2^32
-  else
-    meta.width = int('counterBits', 0, 0)
-    meta.m = int('bits', 1, TWO32 - 8 * GUARD_BYTES) -- the guard follows, below bit 2^32
-    local unit = kind.unit(meta.k)
-    if meta.m % unit ~= 0 then bad('bits', format("a multiple of %d (the layout's unit with k = %d)", unit, meta.k)) end
-  end
-  if f.capacity ~= '' or f.fpr ~= '' then
-    meta.capacity = int('capacity', 1, MAX_SAFE)
-    meta.fpr = rate(f.fpr)
-    if meta.fpr == nil then bad('fpr', 'a number in (0, 1)') end
-  end
-  if kind.storage ~= 'shards' then
-    int('shards', 1, 1)
-    int('shardBlocks', 0, 0)
-  end
-  if kind.storage ~= 'chain' then
-    int('growth', 0, 0)
-    int('tightening', 0, 0)
-  end
-  if f.duration ~= nil and kind.storage ~= 'ring' then int('duration', 0, 0) end
+  STORAGE_CHECKS[kind.storage](meta, f, int, bad)
+  checkCommon(meta, f, int, bad)
   meta.ready = f.state == 'ready'
   meta.bytes = ceil(meta.m * max(1, meta.width) / 8)
   local g = hexOf(meta.generation)
   meta.data = 'bloomkit:{' .. name .. '}:data:' .. g
   meta.set = 'bloomkit:{' .. name .. '}:exceptions:' .. g
-  local range = meta.m
-  if kind.sliced then range = meta.m / meta.k end
-  if kind.storage == 'shards' then range = BLOCK_BITS end
-  meta.shape = { seed = meta.seed, k = meta.k, sigma = range / TWO32, stride = kind.sliced and range or 0 }
-  if kind.storage == 'ring' then
-    -- One position per slice: the partitioned layout over k + l slices of s bits.
-    meta.shape = { seed = meta.seed, k = meta.h, sigma = meta.sliceBits / TWO32, stride = meta.sliceBits }
-  end
   return meta
-end
-
--- The meta hash's `count` (adds that changed the filter): absent is 0, else a checked integer.
-local function countOf(meta)
-  local text = call('HGET', metaKey(meta.name), 'count')
-  if not text then return 0 end
-  local value = integer(text, 0, MAX_SAFE)
-  if value == nil then
-    fail(format('meta field count of %s must be an integer in [0, %.0f], got %s', metaKey(meta.name), MAX_SAFE, show(text)))
-  end
-  return value
 end
 
 -- The filter `name`, ready and whole: its meta checked, and its storage string holding the guard (the generation,
@@ -587,29 +656,26 @@ end
 -- never written to nor read as empty.
 local function openFilter(name, metaOnly)
   local meta = readMeta(checkName(name))
-  if meta == nil then fail('no filter ' .. name) end
+  if meta == nil then gone(name) end
   if not meta.ready then fail(name .. ' is still being created; try again') end
-  if meta.kind.storage == 'shards' then
+  local storage = meta.kind.storage
+  if storage == 'shards' then
     if metaOnly then return meta end
     fail(format('%s is a blocked filter, spread over %.0f shards in other slots: send each item to its shard with bk_shard_madd or bk_shard_mexists (1 key: %s/SHARD; the shard rule is in the README of @bloomkit/redis)', name, meta.shards, name))
   end
   -- A window's string and a chain's sub-filters have no guard: their keys hold the generation that readMeta read, and
   -- their lengths are the meta's. A key gone (evicted, deleted) is the filter gone: never recreated empty, which
   -- would answer "new" for keys acknowledged before (the chain's sub-filters are checked by readChain).
-  if meta.kind.storage == 'ring' then
-    if call('STRLEN', meta.data) ~= meta.bytes then fail('no filter ' .. name .. ' (its ring ' .. meta.data .. ' is gone or not its size)') end
+  if storage == 'ring' then
+    if call('STRLEN', meta.data) ~= meta.bytes then gone(name, 'its ring ' .. meta.data .. ' is gone or not its size') end
     return meta
   end
-  if meta.kind.storage == 'chain' then return meta end
-  if call('BITFIELD_RO', meta.data, 'GET', 'u32', meta.bytes * 8)[1] ~= meta.generation then fail('no filter ' .. name) end
+  if storage == 'chain' then return meta end
+  if call('BITFIELD_RO', meta.data, 'GET', 'u32', meta.bytes * 8)[1] ~= meta.generation then gone(name) end
   return meta
 end
 
-local function items(where, args, from)
-  local n = #args - from + 1
-  if n < 1 then fail(where .. ': give at least one ITEM') end
-  return n
-end
+-- lua/budget.lua ----------------------------------------------------------------------------------------------
 
 -- The budget of one call ------------------------------------------------------------------------------------------
 -- A function holds the server while it runs: no other client is answered until it returns, and FUNCTION KILL cannot
@@ -663,32 +729,23 @@ local function chargeClear(where, bytes, units, what)
 end
 
 -- Zeroes bytes [at, at + n) of `key` from one 64 KiB string of zeros (building a string of n zeros in Lua costs 14 us
--- a KiB; this, 0.1).
-local ZERO_CHUNK = 65536
-local zeroChunk
-local function clearRange(key, at, n)
-  zeroChunk = zeroChunk or string.rep('\0', ZERO_CHUNK)
-  local done = 0
-  while done < n do
-    local step = min(ZERO_CHUNK, n - done)
-    call('SETRANGE', key, at + done, step == ZERO_CHUNK and zeroChunk or sub(zeroChunk, 1, step))
-    done = done + step
-  end
-end
 
--- Batches of keys -----------------------------------------------------------------------------------------------------
--- A call's keys go to Redis in as few BITFIELD commands as fit Lua's stack (about 7,000 arguments each), offsets
--- as decimal strings: every argument of redis.call is converted, and a string formatted here costs Redis less than
--- a number it formats itself. Within one BITFIELD the subcommands apply in order, so a key repeated in a batch
--- finds its bits set by the earlier copy: answers are those of adding the keys one by one.
+-- lua/bits.lua ------------------------------------------------------------------------------------------------
 
+-- bits.lua: a key's bits and counters in one Redis string, for both doors. Every rule here takes Redis offsets
+-- (numbers: Redis formats a number argument itself for less than a string built in Lua costs), so it does not care
+-- whether the offsets were computed on the server (the functions) or sent packed by the Node client.
+
+-- A call's offsets go to Redis in as few BITFIELD commands as fit Lua's stack (about 8,000 arguments, so 7,000 each).
+-- Within one BITFIELD the subcommands apply in order, so a key repeated in a batch finds its bits set by the earlier
+-- copy: the answers are those of adding the keys one by one.
 local MAX_ARGS = 7000
 
--- Reused tables: the positions of one key and the arguments of one BITFIELD (no table per key).
-local pos, cmd = {}, {}
+-- The arguments of one BITFIELD, reused (no table per key).
+local cmd = {}
 
--- BITFIELD `op type offset [value]` on every offset of `offsets` (integers), in commands of a few thousand
--- arguments (each led by OVERFLOW SAT when `saturate`); returns the replies in order.
+-- BITFIELD `op type offset [value]` on every offset of `offsets` (a list), in commands of a few thousand arguments
+-- (each led by OVERFLOW SAT when `saturate`); returns the replies in order.
 local function bitfieldOffsets(key, readOnly, op, ctype, value, offsets, saturate)
   local per = value == nil and 3 or 4
   local out, o = {}, 0
@@ -698,7 +755,7 @@ local function bitfieldOffsets(key, readOnly, op, ctype, value, offsets, saturat
     local n = 0
     if saturate then cmd[1], cmd[2] = 'OVERFLOW', 'SAT'; n = 2 end
     for j = at, last do
-      cmd[n + 1], cmd[n + 2], cmd[n + 3] = op, ctype, format('%d', offsets[j])
+      cmd[n + 1], cmd[n + 2], cmd[n + 3] = op, ctype, offsets[j]
       n = n + 3
       if value ~= nil then cmd[n + 1] = value; n = n + 1 end
     end
@@ -712,37 +769,6 @@ local function bitfieldOffsets(key, readOnly, op, ctype, value, offsets, saturat
   return out
 end
 
--- Runs `op type offset [value]` on positions first..last (of the k) of every key args[from..] (`only`, when given,
--- lists which of them), and returns the replies in order, last - first + 1 per key. Counters saturate (OVERFLOW SAT)
--- when written.
-local function bitfieldAll(meta, readOnly, op, value, args, from, first, last, only)
-  local width, shape = meta.width, meta.shape
-  local offsets = {}
-  local function add(j)
-    positions(shape, args[j], pos)
-    for h = first, last do
-      if width == 0 then offsets[#offsets + 1] = bitOffset(pos[h])
-      else offsets[#offsets + 1] = counterOffset(pos[h], width) end
-    end
-  end
-  if only == nil then
-    for j = from, #args do add(j) end
-  else
-    for c = 1, #only do add(only[c]) end
-  end
-  local ctype = width == 0 and 'u1' or ('u' .. width)
-  return bitfieldOffsets(meta.data, readOnly, op, ctype, value, offsets, not readOnly and width ~= 0)
-end
-
--- The k values of one key (the positions are left in `pos`).
-local function valuesOf(meta, key)
-  return bitfieldAll(meta, true, 'GET', nil, { key }, 1, 1, meta.k)
-end
-
--- Test-and-add of every key args[from..]: 1 when the key was new. Bits: a bit went 0 -> 1 (counted), or
--- (exceptions) the key was listed as a known false positive and is not any more (not counted: the bits did not
--- change). Counters: a counter went 0 -> 1 after a saturating increment (CountingBloomFilter.add). `count` grows
--- by the keys counted.
 -- Whether one of item i's values (0-based i; k values per item, in order) equals v.
 local function anyOf(values, i, k, v)
   for h = i * k + 1, i * k + k do
@@ -751,151 +777,134 @@ local function anyOf(values, i, k, v)
   return false
 end
 
--- The answers of a test-and-add of items args[from..] from the values its BITFIELD returned, k per item: 1 when one
--- of the item's values is `newWhen` (an old bit 0, or a counter now 1: counted), or when `set` (a filter's exception
--- set, or nil) listed the item and does not any more (not counted). Returns the answers and the count of new items.
-local function addAnswers(values, k, newWhen, set, args, from)
+-- The answers of a test-and-add of `n` items from the values its BITFIELD returned, k per item: 1 when one of the
+-- item's values is `newWhen` (an old bit 0, or a counter now 1: the add changed the filter, counted), 2 when only
+-- the exception set `set` (or nil) listed the item and does not any more (ExceptionFilter.add: true, not counted),
+-- else 0. `itemAt(i)` is item i's bytes (1-based). Returns the answers and how many were counted.
+local function addAnswers(values, k, newWhen, set, n, itemAt)
   local out, added = {}, 0
-  for i = 0, #args - from do
+  for i = 0, n - 1 do
     if anyOf(values, i, k, newWhen) then out[i + 1] = 1; added = added + 1 else out[i + 1] = 0 end
-    if set ~= nil and call('SREM', set, args[from + i]) == 1 then out[i + 1] = 1 end
+    if set ~= nil and call('SREM', set, itemAt(i + 1)) == 1 and out[i + 1] == 0 then out[i + 1] = 2 end
   end
   return out, added
 end
 
--- Drops the exception-listed items from `out` (answers of items args[from..]); `set` nil: none.
-local function unlessExcepted(out, set, args, from)
-  if set == nil then return out end
-  for i = 0, #args - from do
-    if out[i + 1] == 1 and call('SISMEMBER', set, args[from + i]) == 1 then out[i + 1] = 0 end
+-- Membership of `n` items from their k values each: 1 when none is 0 and the exception set `set` (or nil) does not
+-- list the item.
+local function presentAnswers(values, k, set, n, itemAt)
+  local out = {}
+  for i = 0, n - 1 do
+    if anyOf(values, i, k, 0) then out[i + 1] = 0 else out[i + 1] = 1 end
+    if set ~= nil and out[i + 1] == 1 and call('SISMEMBER', set, itemAt(i + 1)) == 1 then out[i + 1] = 0 end
   end
   return out
 end
 
-local windowAdd, windowHas, chainAdd, chainHas
-
--- The exception set of `meta` when it has one, checked to be a set (or absent) before anything is written: a key of
--- another type there would fail the call's SREM after its bits were set.
-local function exceptionSet(meta)
-  if not meta.exceptions then return nil end
-  local reply = redis.pcall('SCARD', meta.set) -- SCARD, not TYPE: the verbs' documented ACL has it
-  if type(reply) == 'table' and reply.err then
-    fail(format('the exception list %s of %s is not a set (%s); nothing was written', meta.set, meta.name, reply.err))
+-- Zeroes bytes [at, at + n) of `key` from one 64 KiB string of zeros (building a string of n zeros in Lua costs 14 us
+-- a KiB; this, 0.1).
+local ZERO_CHUNK = 65536
+local zeroChunk
+local function clearRange(key, at, n)
+  zeroChunk = zeroChunk or string.rep('\0', ZERO_CHUNK)
+  local done = 0
+  while done < n do
+    local step = min(ZERO_CHUNK, n - done)
+    call('SETRANGE', key, at + done, step == ZERO_CHUNK and zeroChunk or sub(zeroChunk, 1, step))
+    done = done + step
   end
-  return meta.set
 end
 
-local function addAll(where, meta, args, from)
-  if meta.kind.storage == 'ring' then return windowAdd(where, meta, args, from) end
-  if meta.kind.storage == 'chain' then return chainAdd(where, meta, args, from) end
-  local k = meta.k
-  charge(where, args, from, k + (meta.exceptions and CALL_UNITS or 0), 0, format('%d positions', k))
-  countOf(meta) -- checked before anything is written: a count HINCRBY cannot add to fails the call
-  local set = exceptionSet(meta)
-  local before
-  local newWhen
-  if meta.width == 0 then before = bitfieldAll(meta, false, 'SET', '1', args, from, 1, k); newWhen = 0
-  else before = bitfieldAll(meta, false, 'INCRBY', '1', args, from, 1, k); newWhen = 1 end
-  local out, added = addAnswers(before, k, newWhen, set, args, from)
-  if added > 0 then call('HINCRBY', metaKey(meta.name), 'count', added) end
-  return out
-end
+-- lua/ring.lua ------------------------------------------------------------------------------------------------
 
-local function holds(meta, key)
-  local values = valuesOf(meta, key)
-  for h = 1, meta.k do if values[h] == 0 then return false end end
-  return true
-end
+-- ring.lua: the window's rules (docs/FORMAT.md section 3.6; WindowBloomFilter of @bloomkit/window), for both doors.
+-- The ring's h = k + l slices of s bits lie in one string, slice j holding each key's bit j; the state is in the meta
+-- hash: `newest` (the slice of the newest generation), and per slice `keys:j` (keys added in its generation) and
+-- `start:j` (when its generation began, ms; 0 in a count window). A key is present when k consecutive ages hold its
+-- bits. A generation ends when it holds g keys or, in a time window, when its time is up (its share of the period
+-- left after its keys): the oldest slice is cleared and becomes the newest.
+--
+-- A ring `r` is { hash (its meta hash's key), name, data (the string's key), k, h, g, period (ms, 0 for a count
+-- window), sliceBytes }; each rule
+-- reads a key's offsets through `offsetsOf(i, out)`, which writes item i's Redis bit offset in slice j into out[j + 1]
+-- for j = 0 .. h - 1 (hashed on the server by the functions, unpacked from the Node client's argument by its scripts).
 
--- Membership of every key args[from..]: 1 when all k bits (counters) are set and, with exceptions, the key is not
--- listed. In two rounds, as the Node client does: the first two positions of every key, then the others of the keys
--- whose first two are set, so an absent key mostly costs two reads, not k.
-local function hasAll(where, meta, args, from)
-  if meta.kind.storage == 'ring' then return windowHas(where, meta, args, from) end
-  if meta.kind.storage == 'chain' then return chainHas(where, meta, args, from) end
-  local k = meta.k
-  charge(where, args, from, k + (meta.exceptions and CALL_UNITS or 0), 0, format('%d positions', k))
-  local head = min(2, k)
-  local values = bitfieldAll(meta, true, 'GET', nil, args, from, 1, head)
-  local out, candidates = {}, {}
-  for i = 0, #args - from do
-    local present = 1
-    for h = i * head + 1, i * head + head do
-      if values[h] == 0 then present = 0; break end
-    end
-    out[i + 1] = present
-    if present == 1 and k > head then candidates[#candidates + 1] = from + i end
-  end
-  if #candidates > 0 then
-    local rest = bitfieldAll(meta, true, 'GET', nil, args, from, head + 1, k, candidates)
-    local per = k - head
-    for c = 0, #candidates - 1 do
-      for h = c * per + 1, c * per + per do
-        if rest[h] == 0 then out[candidates[c + 1] - from + 1] = 0; break end
-      end
-    end
-  end
-  return unlessExcepted(out, meta.exceptions and meta.set or nil, args, from)
-end
-
--- Windows (docs/FORMAT.md section 3.6; WindowBloomFilter of @bloomkit/window, WindowStore of @bloomkit/redis) ------
--- The ring's k + l slices of s bits in one string, slice j holding each key's bit j; the state in the meta hash:
--- `newest` (the slice of the newest generation), and per slice `keys:j` (keys added in its generation) and `start:j`
--- (when its generation began, ms; 0 in a count window). A key is present when k consecutive ages hold its bits. A
--- generation ends when it holds g keys or, in a time window, when its time is up (its share of the period left after
--- its keys): the oldest slice is cleared and becomes the newest. Time is the server's (TIME).
-
--- The server's time in ms (TIME).
-local function serverMs()
-  local t = call('TIME')
-  return tonumber(t[1]) * 1000 + floor(tonumber(t[2]) / 1000)
-end
-
--- The ring's state, checked as a file's reader checks it (the newest generation below g keys, the others at most g,
--- starts in [-2^49, 2^47] ms and in the order of their ages), and the time now (a time behind the newest
--- generation's start counts as that start). `given`: the caller's time in ms (bk_madd_at), else the server's.
-local function readRing(meta, given)
-  local h, g = meta.h, meta.g
+-- The ring's state, checked as a file's reader checks it: the newest generation below g keys, the others at most g,
+-- starts in [-2^49, 2^47] ms (0 in a count window) and in the order of their ages. { newest, keys[j], start[j] }.
+local function readRing(r)
+  local h, g = r.h, r.g
   local fields = { 'newest' }
   for j = 0, h - 1 do fields[#fields + 1] = 'keys:' .. j; fields[#fields + 1] = 'start:' .. j end
-  local st = call('HMGET', metaKey(meta.name), spread(fields))
-  local function bad(field, value)
-    fail(format('meta field %s of %s is not valid, got %s', field, metaKey(meta.name), show(value or nil)))
-  end
-  local ring = { keys = {}, start = {} }
+  local st = call('HMGET', r.hash, spread(fields))
+  local ring = { keys = {}, start = {}, touched = {} }
   ring.newest = integer(st[1] or nil, 0, h - 1)
-  if ring.newest == nil then bad('newest', st[1]) end
+  if ring.newest == nil then badMeta(r.name, 'newest', format('an integer in [0, %d]', h - 1), st[1] or nil) end
   for j = 0, h - 1 do
-    local most = g
-    if j == ring.newest then most = g - 1 end
+    local most = j == ring.newest and g - 1 or g
     ring.keys[j] = integer(st[2 + 2 * j] or nil, 0, most)
-    if ring.keys[j] == nil then bad('keys:' .. j, st[2 + 2 * j]) end
+    if ring.keys[j] == nil then badMeta(r.name, 'keys:' .. j, format('an integer in [0, %.0f]', most), st[2 + 2 * j] or nil) end
     local start = tonumber(st[3 + 2 * j] or nil)
-    if start == nil or not (start >= -4 * MAX_CLOCK_MS and start <= MAX_CLOCK_MS) or (meta.period == 0 and start ~= 0) then
-      bad('start:' .. j, st[3 + 2 * j])
+    if start == nil or not (start >= -4 * MAX_CLOCK_MS and start <= MAX_CLOCK_MS) or (r.period == 0 and start ~= 0) then
+      badMeta(r.name, 'start:' .. j, 'a time in ms in [-2^49, 2^47] (0 in a count window)', st[3 + 2 * j] or nil)
     end
     ring.start[j] = start
   end
   for a = 0, h - 2 do
     local older, newer = (ring.newest + a + 1) % h, (ring.newest + a) % h
-    if ring.start[older] > ring.start[newer] then bad('start:' .. older, st[3 + 2 * older]) end
-  end
-  ring.now = 0
-  if meta.period > 0 then
-    ring.now = given or serverMs()
-    if ring.now < ring.start[ring.newest] then ring.now = ring.start[ring.newest] end
+    if ring.start[older] > ring.start[newer] then
+      badMeta(r.name, 'start:' .. older, 'no later than the start of the generation after it', st[3 + 2 * older])
+    end
   end
   return ring
 end
 
--- Key i's bit at age a is in slice (newest + a) mod h; `bitAt` reads it (ages below k from `before` when given).
--- A run of k set bits among the ages 0 .. last holds one of the ages k - 1, 2k - 1, ..., so those are read first,
--- then their neighbours while the run lasts.
-local function windowHolds(meta, ring, offsets, last, before)
-  local k, h, data = meta.k, meta.h, meta.data
+-- Sets the time of the call: `now` in ms in a time window (a time behind the newest generation's start counts as that
+-- start), 0 in a count window.
+local function ringAt(r, ring, now)
+  ring.now = 0
+  if r.period > 0 then ring.now = max(now, ring.start[ring.newest]) end
+end
+
+-- When generation j's time is up: its start plus its share of the period left after its keys.
+local function endOf(r, held, began)
+  return began + r.period * (1 - held / r.g)
+end
+
+-- Ends the newest generation at time t: the oldest slice is cleared and becomes the newest.
+local function shift(r, ring, t)
+  ring.newest = (ring.newest - 1) % r.h
+  clearRange(r.data, ring.newest * r.sliceBytes, r.sliceBytes)
+  ring.keys[ring.newest] = 0
+  ring.start[ring.newest] = r.period > 0 and t or 0
+  ring.touched[ring.newest] = true
+end
+
+-- Ends the generations whose time is up (a time window), at most h; after an idle gap of more than h of them the
+-- newest begins now, and an empty generation that began now never ends now.
+local function ringAdvance(r, ring)
+  if r.period == 0 then return end
+  local now = ring.now
+  for shifted = 0, r.h do
+    local n = ring.newest
+    local e = endOf(r, ring.keys[n], ring.start[n])
+    if now < e or (ring.keys[n] == 0 and ring.start[n] == now) then return end
+    if shifted == r.h then
+      ring.start[n] = now
+      ring.touched[n] = true
+      return
+    end
+    shift(r, ring, e)
+  end
+end
+
+-- A run of k set bits among the ages 0 .. last of the key whose offsets are `offsets` (age a is slice
+-- (newest + a) mod h; ages below k from `before` when given). Every such run holds one of the ages k - 1, 2k - 1, ...,
+-- so those are read first, then their neighbours while the run lasts (about h / k + 2 reads for an absent key).
+local function ringHolds(r, ring, offsets, last, before)
+  local k, h, data, newest = r.k, r.h, r.data, ring.newest
   local function bitAt(a)
     if before and a < k then return before[a + 1] end
-    return call('GETBIT', data, offsets[(ring.newest + a) % h + 1])
+    return call('GETBIT', data, offsets[(newest + a) % h + 1])
   end
   for anchor = k - 1, last, k do
     if bitAt(anchor) == 1 then
@@ -910,125 +919,448 @@ local function windowHolds(meta, ring, offsets, last, before)
   return false
 end
 
--- The Redis bit offsets of a key in each slice j = 0 .. h - 1 (1-based table).
-local function windowOffsets(meta, key, out)
-  positions(meta.shape, key, pos)
-  for j = 1, meta.h do out[j] = format('%d', bitOffset(pos[j])) end
+-- Test-and-add of items 1..n (WindowBloomFilter.add, one after the other): each key is looked for, its bits set in
+-- the k newest slices (one BITFIELD that returns what they were), and a generation that fills (or whose time is up)
+-- ends. Returns the answers (1 new, 0 present) and how many were new.
+local function ringAdd(r, ring, n, offsetsOf)
+  local k, h, g, period, now = r.k, r.h, r.g, r.period, ring.now
+  local out, added, offsets, set = {}, 0, {}, {}
+  for i = 1, n do
+    offsetsOf(i, offsets)
+    for a = 0, k - 1 do
+      set[4 * a + 1], set[4 * a + 2], set[4 * a + 3], set[4 * a + 4] = 'SET', 'u1', offsets[(ring.newest + a) % h + 1], 1
+    end
+    local before = call('BITFIELD', r.data, spread(set, 1, 4 * k))
+    local changed = false
+    for a = 1, k do if before[a] == 0 then changed = true; break end end
+    local present = not changed or ringHolds(r, ring, offsets, h - 1, before)
+    if changed then
+      local j = ring.newest
+      ring.keys[j] = ring.keys[j] + 1
+      ring.touched[j] = true
+      if ring.keys[j] >= g or (period > 0 and now >= endOf(r, ring.keys[j], ring.start[j])) then shift(r, ring, now) end
+    end
+    if present then out[i] = 0 else out[i] = 1; added = added + 1 end
+  end
+  return out, added
+end
+
+-- Writes back the state a call changed (numbers with %.17g, which every double survives, so both doors and the local
+-- filter compute the same generation boundaries) and adds the new keys to `count`.
+local function ringWrite(r, ring, added)
+  local write = { 'newest', ring.newest }
+  for j, _ in pairs(ring.touched) do
+    write[#write + 1] = 'keys:' .. j; write[#write + 1] = ring.keys[j]
+    write[#write + 1] = 'start:' .. j; write[#write + 1] = format('%.17g', ring.start[j])
+  end
+  call('HSET', r.hash, spread(write))
+  if added > 0 then call('HINCRBY', r.hash, 'count', added) end
+end
+
+-- The last age a lookup may count (read-only: generations whose time is up are not ended here, but with P of them
+-- pending the P oldest slices count as cleared, so a key needs its run among the ages 0 .. h - 1 - P).
+local function ringLast(r, ring)
+  if r.period == 0 then return r.h - 1 end
+  local held, began = ring.keys[ring.newest], ring.start[ring.newest]
+  for pending = 0, r.h do
+    local e = endOf(r, held, began)
+    if ring.now < e or (held == 0 and began == ring.now) or pending == r.h then return r.h - 1 - pending end
+    held, began = 0, e
+  end
+end
+
+-- Membership of items 1..n: 1 when k consecutive ages up to `last` hold the key's bits.
+local function ringHas(r, ring, n, offsetsOf, last)
+  local out, offsets = {}, {}
+  for i = 1, n do
+    offsetsOf(i, offsets)
+    if last >= 0 and ringHolds(r, ring, offsets, last, nil) then out[i] = 1 else out[i] = 0 end
+  end
   return out
 end
 
--- Test-and-add of every key args[from..] in a window, atomically (WindowBloomFilter.add): generations whose time is
--- up end first; then each key is looked for, its bits set in the k newest slices, and a generation that fills ends.
+-- A new window's state (WindowBloomFilter.create): every slice empty, the older (empty) generations begun a period
+-- apart before `now`.
+local function ringFresh(r, now)
+  local write = { 'newest', 0 }
+  for j = 0, r.h - 1 do
+    write[#write + 1] = 'keys:' .. j; write[#write + 1] = 0
+    write[#write + 1] = 'start:' .. j; write[#write + 1] = format('%.17g', now - j * r.period)
+  end
+  call('HSET', r.hash, spread(write))
+end
+
+-- lua/chain.lua -----------------------------------------------------------------------------------------------
+
+-- chain.lua: the scalable filter's rules (docs/FORMAT.md section 3.4; ScalableBloomFilter of @bloomkit/scalable),
+-- for both doors. A key is present when some sub-filter holds it. A new key goes into the newest sub-filter; when
+-- the newest already holds its capacity, the next sub-filter (its shape from the meta hash's `shapes`) is chained
+-- first. The chain's length is the meta hash's `filters`, sub-filter j's count its `count:j`.
+--
+-- A chain `c` is { hash (its meta hash's key), name, subs } with subs[j] = { k, capacity, bytes, key } for the sub-filters j = 1, 2, ... its
+-- caller knows (the functions: all that `shapes` lists; the Node client: those it computed positions for); each rule
+-- reads a key's offsets through `offsetsOf(i, j, out)`, item i's k Redis bit offsets in sub-filter j.
+
+-- The chain's length C (`filters`, at most `most`) and the newest sub-filter's count (`count:C-1`, absent is 0),
+-- checked. When C is beyond the sub-filters known, returns C alone; else every sub-filter of the chain is checked to
+-- be there at its size: one gone (evicted, deleted) is the filter gone, never recreated empty.
+local function readChain(c, most)
+  local key = c.hash
+  local text = call('HGET', key, 'filters')
+  local C = integer(text or nil, 1, most)
+  if C == nil then badMeta(c.name, 'filters', format('an integer in [1, %d] (the sub-filters its shapes list)', most), text or nil) end
+  local newestText = call('HGET', key, 'count:' .. (C - 1))
+  local newest = 0
+  if newestText then newest = integer(newestText, 0, MAX_SAFE) end
+  if newest == nil then badMeta(c.name, 'count:' .. (C - 1), format('an integer in [0, %.0f]', MAX_SAFE), newestText) end
+  if C > #c.subs then return C end
+  for j = 1, C do
+    if call('STRLEN', c.subs[j].key) ~= c.subs[j].bytes then gone(c.name, 'its sub-filter ' .. c.subs[j].key .. ' is gone or not its size') end
+  end
+  return C, newest
+end
+
+-- The arguments of one sub-filter's BITFIELD and a key's offsets in it, reused.
+local probeCmd, probeOffsets = {}, {}
+
+-- Whether sub-filter j holds item i; with `set`, its bits are set too (one BITFIELD: the answer is whether they
+-- all were set before).
+local function subHolds(c, offsetsOf, i, j, set)
+  local one = c.subs[j]
+  local k = one.k
+  offsetsOf(i, j, probeOffsets)
+  local reply
+  if set then
+    for h = 1, k do
+      probeCmd[4 * h - 3], probeCmd[4 * h - 2], probeCmd[4 * h - 1], probeCmd[4 * h] = 'SET', 'u1', probeOffsets[h], 1
+    end
+    reply = call('BITFIELD', one.key, spread(probeCmd, 1, 4 * k))
+  else
+    for h = 1, k do
+      probeCmd[3 * h - 2], probeCmd[3 * h - 1], probeCmd[3 * h] = 'GET', 'u1', probeOffsets[h]
+    end
+    reply = call('BITFIELD_RO', one.key, spread(probeCmd, 1, 3 * k))
+  end
+  for h = 1, k do if reply[h] == 0 then return false end end
+  return true
+end
+
+-- Chains sub-filter C + 1 after the full newest C: C's count recorded, the new string zeroed with the meta hash's TTL.
+local function grow(c, C, newest)
+  local key = c.hash
+  call('HSET', key, 'count:' .. (C - 1), format('%.0f', newest))
+  local grown = c.subs[C + 1]
+  call('DEL', grown.key)
+  call('SETRANGE', grown.key, grown.bytes - 1, '\0')
+  local ttl = call('PTTL', key)
+  if ttl > 0 then call('PEXPIRE', grown.key, ttl) end
+  call('HSET', key, 'filters', C + 1)
+end
+
+-- Test-and-add of items 1..n (ScalableBloomFilter.add, one after the other): 1 when no sub-filter held the item and
+-- it went into the newest, 0 when present. When the chain must grow past the sub-filters known, `beyond(i)` says
+-- what item i gets: an error reply in its place (nothing of it written; the functions, whose shapes end there), or
+-- nil to stop there (the Node client computes the next sub-filter's positions and sends the rest again). The counts
+-- are written once, at the end. Returns the answers, the chain's length and whether it stopped.
+local function chainAdd(c, C, newest, n, offsetsOf, beyond)
+  local out, added, stopped = {}, 0, false
+  for i = 1, n do
+    local present = false
+    for j = C - 1, 1, -1 do
+      if subHolds(c, offsetsOf, i, j, false) then present = true; break end
+    end
+    if not present then
+      if newest < c.subs[C].capacity then
+        present = subHolds(c, offsetsOf, i, C, true)
+      elseif subHolds(c, offsetsOf, i, C, false) then
+        present = true
+      elseif c.subs[C + 1] == nil then
+        present = beyond(i)
+        if present == nil then stopped = true; break end
+      else
+        grow(c, C, newest)
+        C, newest = C + 1, 0
+        present = subHolds(c, offsetsOf, i, C, true)
+      end
+    end
+    if type(present) == 'table' then out[i] = present
+    elseif present then out[i] = 0 else out[i] = 1; newest = newest + 1; added = added + 1 end
+  end
+  if added > 0 then
+    call('HSET', c.hash, 'count:' .. (C - 1), format('%.0f', newest))
+    call('HINCRBY', c.hash, 'count', added)
+  end
+  return out, C, stopped
+end
+
+-- Membership of items 1..n: 1 when some sub-filter of the C holds it (newest first).
+local function chainHas(c, C, n, offsetsOf)
+  local out = {}
+  for i = 1, n do
+    local present = 0
+    for j = C, 1, -1 do
+      if subHolds(c, offsetsOf, i, j, false) then present = 1; break end
+    end
+    out[i] = present
+  end
+  return out
+end
+
+-- lua/counters.lua --------------------------------------------------------------------------------------------
+
+-- counters.lua: the checked delete of a counting filter (CountingBloomFilter.delete of @bloomkit/counting), for both
+-- doors. A key is removed only when each of its k counters is non-zero and, unless saturated, at least the number of
+-- times its position repeats among the key's k; then each unsaturated counter goes down once per occurrence (a
+-- saturated one stays: it no longer knows its count). `count` drops by one for each key one of whose counters
+-- reached zero.
+
+-- Deletes the key whose k counters are at the BITFIELD `offsets` (type `ctype`, largest value `most`) of string
+-- `data`: returns 1 and whether some counter reached zero, or 0 (absent: nothing changed).
+local function deleteChecked(data, ctype, most, offsets, k)
+  local get = {}
+  for h = 1, k do get[3 * h - 2], get[3 * h - 1], get[3 * h] = 'GET', ctype, offsets[h] end
+  local values = call('BITFIELD_RO', data, spread(get, 1, 3 * k))
+  for h = 1, k do
+    local times = 0
+    for g = 1, k do if offsets[g] == offsets[h] then times = times + 1 end end
+    if values[h] == 0 or (values[h] ~= most and values[h] < times) then return 0, false end
+  end
+  local dec, n = { 'OVERFLOW', 'WRAP' }, 2
+  for h = 1, k do
+    if values[h] ~= most then
+      dec[n + 1], dec[n + 2], dec[n + 3], dec[n + 4] = 'INCRBY', ctype, offsets[h], -1
+      n = n + 4
+    end
+  end
+  local reached = false
+  if n > 2 then
+    local now = call('BITFIELD', data, spread(dec, 1, n))
+    for h = 1, #now do if now[h] == 0 then reached = true end end
+  end
+  return 1, reached
+end
+
+-- Deletes items 1..n of the filter whose meta hash is `meta` (counters of `width` bits in `data`), `offsetsOf(i, out)` giving item i's k
+-- counter offsets: 1 deleted, 0 absent, in order. `count` is the meta hash's, checked before the call writes.
+local function deleteAll(meta, data, width, k, n, offsetsOf, count)
+  local ctype, most = 'u' .. width, 2 ^ width - 1
+  local out, emptied, offsets = {}, 0, {}
+  for i = 1, n do
+    local answer, reached = deleteChecked(data, ctype, most, offsetsOf(i, offsets), k)
+    out[i] = answer
+    if reached then emptied = emptied + 1 end
+  end
+  if emptied > 0 then call('HSET', meta, 'count', format('%.0f', max(0, count - emptied))) end
+  return out
+end
+
+-- lua/exceptions.lua ------------------------------------------------------------------------------------------
+
+-- exceptions.lua: a filter's list of known false positives (ExceptionFilter of @bloomkit/exceptions), a Redis set
+-- beside the bits, for both doors. A listed key answers absent; adding it again takes it off the list (bits.lua's
+-- addAnswers and presentAnswers consult the set during adds and lookups).
+
+-- Lists items 1..n as exceptions where `holds(i)` (all their bits are set): 1 for an item listed now, 0 when the
+-- filter answers absent already or the item was listed. A set created here takes the bits' TTL (`data`'s).
+local function recordExceptions(set, data, n, itemAt, holds)
+  local fresh = call('EXISTS', set) == 0
+  local out = {}
+  for i = 1, n do
+    if holds(i) and call('SADD', set, itemAt(i)) == 1 then out[i] = 1 else out[i] = 0 end
+  end
+  if fresh and call('EXISTS', set) == 1 then
+    local ttl = call('PTTL', data)
+    if ttl > 0 then call('PEXPIRE', set, ttl) end
+  end
+  return out
+end
+
+-- Takes items 1..n off the list: 1 for an item that was on it.
+local function removeExceptions(set, n, itemAt)
+  local out = {}
+  for i = 1, n do out[i] = call('SREM', set, itemAt(i)) end
+  return out
+end
+
+-- lua/create.lua ----------------------------------------------------------------------------------------------
+
+-- create.lua: the rules of a filter's meta hash that both doors share: create it unless one exists, and drop it
+-- only while it is still the filter a handle knows.
+
+-- Writes the meta hash `key` from `fields` (field, value, ...) unless one exists: nil when it was written, else
+-- the existing hash's fields and values (HGETALL) for the caller to compare.
+local function createMeta(key, fields)
+  if call('EXISTS', key) == 1 then return call('HGETALL', key) end
+  call('HSET', key, spread(fields))
+  return nil
+end
+
+-- Deletes the meta hash `key` if it still holds `generation` (a drop through an old handle must not delete a
+-- newer filter of the same name).
+local function dropMeta(key, generation)
+  if call('HGET', key, 'generation') == generation then call('DEL', key) end
+end
+
+-- lua/filters.lua ---------------------------------------------------------------------------------------------
+
+-- filters.lua: the function library's adds, lookups and deletes of a filter whose meta it read (meta.lua), by its
+-- storage family: the keys hashed here (hash.lua, positions.lua), each call priced first (budget.lua), then the rule
+-- of the family that both doors share (bits.lua, ring.lua, chain.lua, counters.lua, exceptions.lua).
+
+-- How many items args[from..] are: at least one.
+local function items(where, args, from)
+  local n = #args - from + 1
+  if n < 1 then fail(where .. ': give at least one ITEM') end
+  return n
+end
+
+-- The server's time in ms (TIME).
+local function serverMs()
+  local t = call('TIME')
+  return tonumber(t[1]) * 1000 + floor(tonumber(t[2]) / 1000)
+end
+
+-- The Redis offsets of positions first..last of every item args[from..] (k positions per item, `pos` reused), in
+-- order: BITFIELD offsets of bits, or of counters of `meta.width` bits.
+local pos = {}
+local function offsetsOfItems(meta, args, from, first, last)
+  local width, shape, offsets, o = meta.width, meta.shape, {}, 0
+  for j = from, #args do
+    positions(shape, args[j], pos)
+    for h = first, last do
+      o = o + 1
+      if width == 0 then offsets[o] = bitOffset(pos[h]) else offsets[o] = counterOffset(pos[h], width) end
+    end
+  end
+  return offsets
+end
+
+-- The reply of a test-and-add: 1 for an item added or taken off the exception list (2 in bits.lua's answers).
+local function asAdded(out)
+  for i = 1, #out do if out[i] == 2 then out[i] = 1 end end
+  return out
+end
+
+-- The exception set of `meta` when it has one, checked to be a set (or absent) before anything is written: a key of
+-- another type there would fail the call's SREM after its bits were set.
+local function exceptionSet(meta)
+  if not meta.exceptions then return nil end
+  local reply = redis.pcall('SCARD', meta.set) -- SCARD, not TYPE: the verbs' documented ACL has it
+  if type(reply) == 'table' and reply.err then
+    fail(format('the exception list %s of %s is not a set (%s); nothing was written', meta.set, meta.name, reply.err))
+  end
+  return meta.set
+end
+
+local windowAdd, windowHas, chainAdd_, chainHas_
+
+-- Test-and-add of every item args[from..]: 1 when it was new (bits.lua's addAnswers); `count` grows by the new.
+local function addAll(where, meta, args, from)
+  if meta.kind.storage == 'ring' then return windowAdd(where, meta, args, from) end
+  if meta.kind.storage == 'chain' then return chainAdd_(where, meta, args, from) end
+  local k = meta.k
+  charge(where, args, from, k + (meta.exceptions and CALL_UNITS or 0), 0, format('%d positions', k))
+  metaCount(meta)
+  local set = exceptionSet(meta)
+  local offsets = offsetsOfItems(meta, args, from, 1, k)
+  local before, newWhen
+  if meta.width == 0 then before = bitfieldOffsets(meta.data, false, 'SET', 'u1', 1, offsets, false); newWhen = 0
+  else before = bitfieldOffsets(meta.data, false, 'INCRBY', 'u' .. meta.width, 1, offsets, true); newWhen = 1 end
+  local out, added = addAnswers(before, k, newWhen, set, #args - from + 1, function(i) return args[from + i - 1] end)
+  if added > 0 then call('HINCRBY', meta.hash, 'count', added) end
+  return asAdded(out)
+end
+
+-- Membership of every item args[from..]: 1 when all k bits (counters) are set and, with exceptions, the item is not
+-- listed. Each item is hashed once; its offsets are read in two rounds, as the Node client does: the first two of
+-- every item, then the others of the items whose first two are set, so an absent item mostly costs two reads, not k.
+local function hasAll(where, meta, args, from)
+  if meta.kind.storage == 'ring' then return windowHas(where, meta, args, from) end
+  if meta.kind.storage == 'chain' then return chainHas_(where, meta, args, from) end
+  local k = meta.k
+  charge(where, args, from, k + (meta.exceptions and CALL_UNITS or 0), 0, format('%d positions', k))
+  local n, ctype = #args - from + 1, meta.width == 0 and 'u1' or 'u' .. meta.width
+  local all = offsetsOfItems(meta, args, from, 1, k)
+  local head = min(2, k)
+  local firsts = {}
+  for i = 0, n - 1 do
+    for h = 1, head do firsts[i * head + h] = all[i * k + h] end
+  end
+  local values = bitfieldOffsets(meta.data, true, 'GET', ctype, nil, firsts, false)
+  local out, candidates, rest = {}, {}, {}
+  for i = 0, n - 1 do
+    out[i + 1] = anyOf(values, i, head, 0) and 0 or 1
+    if out[i + 1] == 1 and k > head then
+      candidates[#candidates + 1] = i
+      for h = head + 1, k do rest[#rest + 1] = all[i * k + h] end
+    end
+  end
+  if #candidates > 0 then
+    local more = bitfieldOffsets(meta.data, true, 'GET', ctype, nil, rest, false)
+    for c = 0, #candidates - 1 do
+      if anyOf(more, c, k - head, 0) then out[candidates[c + 1] + 1] = 0 end
+    end
+  end
+  if not meta.exceptions then return out end
+  for i = 1, n do
+    if out[i] == 1 and call('SISMEMBER', meta.set, args[from + i - 1]) == 1 then out[i] = 0 end
+  end
+  return out
+end
+
+-- The ring of a window filter (ring.lua).
+local function ringOf(meta)
+  return { hash = meta.hash, name = meta.name, data = meta.data, k = meta.k, h = meta.h, g = meta.g, period = meta.period,
+    sliceBytes = meta.sliceBits / 8 }
+end
+
+-- Item i's offsets in the ring's slices (args[from + i - 1] hashed).
+local function ringOffsets(meta, args, from)
+  return function(i, out)
+    positions(meta.shape, args[from + i - 1], pos)
+    for j = 1, meta.h do out[j] = bitOffset(pos[j]) end
+    return out
+  end
+end
+
+-- Test-and-add in a window (WindowBloomFilter.add), at the server's time or `given` (bk_madd_at).
 windowAdd = function(where, meta, args, from, given)
   local k, h, g, period = meta.k, meta.h, meta.g, meta.period
-  local sliceBytes = meta.sliceBits / 8
   -- Priced at its worst: each item reads every slice (one GETBIT each), and every generation ends in the call (h of
   -- them whose time is up, then one each g new keys), each clearing a slice.
   local n = #args - from + 1
   local shifts = min(h + n, (period > 0 and h or 0) + ceil(n / g) + 1)
-  charge(where, args, from, k + (h + 1) * CALL_UNITS, shifts * (clearUnits(sliceBytes) + 2 * CALL_UNITS),
+  charge(where, args, from, k + (h + 1) * CALL_UNITS, shifts * (clearUnits(meta.sliceBits / 8) + 2 * CALL_UNITS),
     format('%d slices', h))
-  countOf(meta)
-  local ring = readRing(meta, given)
-  local now = ring.now
-  local keys, start = ring.keys, ring.start
-  local touched = {}
-  local function shift(t)
-    ring.newest = (ring.newest - 1) % h
-    clearRange(meta.data, ring.newest * sliceBytes, sliceBytes)
-    keys[ring.newest] = 0
-    if period > 0 then start[ring.newest] = t else start[ring.newest] = 0 end
-    touched[ring.newest] = true
-  end
-  if period > 0 then
-    for shifted = 0, h do
-      local e = start[ring.newest] + period * (1 - keys[ring.newest] / g)
-      if now < e or (keys[ring.newest] == 0 and start[ring.newest] == now) then break end
-      if shifted == h then
-        start[ring.newest] = now
-        touched[ring.newest] = true
-        break
-      end
-      shift(e)
-    end
-  end
-  local out, added = {}, 0
-  local offsets, set = {}, {}
-  for i = from, #args do
-    windowOffsets(meta, args[i], offsets)
-    for a = 0, k - 1 do
-      set[4 * a + 1], set[4 * a + 2], set[4 * a + 3], set[4 * a + 4] = 'SET', 'u1', offsets[(ring.newest + a) % h + 1], '1'
-    end
-    local before = call('BITFIELD', meta.data, spread(set, 1, 4 * k))
-    local changed = false
-    for a = 1, k do if before[a] == 0 then changed = true; break end end
-    local present = not changed or windowHolds(meta, ring, offsets, h - 1, before)
-    if changed then
-      keys[ring.newest] = keys[ring.newest] + 1
-      touched[ring.newest] = true
-      if keys[ring.newest] >= g or (period > 0 and now >= start[ring.newest] + period * (1 - keys[ring.newest] / g)) then shift(now) end
-    end
-    if present then out[#out + 1] = 0 else out[#out + 1] = 1; added = added + 1 end
-  end
-  local write = { 'newest', ring.newest }
-  for j, _ in pairs(touched) do
-    write[#write + 1] = 'keys:' .. j; write[#write + 1] = keys[j]
-    write[#write + 1] = 'start:' .. j; write[#write + 1] = format('%.17g', start[j])
-  end
-  call('HSET', metaKey(meta.name), spread(write))
-  if added > 0 then call('HINCRBY', metaKey(meta.name), 'count', added) end
+  metaCount(meta)
+  local r = ringOf(meta)
+  local ring = readRing(r)
+  ringAt(r, ring, period > 0 and (given or serverMs()) or 0)
+  ringAdvance(r, ring)
+  local out, added = ringAdd(r, ring, n, ringOffsets(meta, args, from))
+  ringWrite(r, ring, added)
   return out
 end
 
--- Membership in a window, read-only: generations whose time is up are not ended here, but with P of them pending
--- the P oldest slices count as cleared, so a key needs its run among the ages 0 .. k + l - 1 - P.
+-- Membership in a window, read-only (ring.lua's ringLast says which ages count).
 windowHas = function(where, meta, args, from, given)
   charge(where, args, from, (meta.h + 1) * CALL_UNITS, 0, format('%d slices', meta.h))
-  local ring = readRing(meta, given)
-  local h, g, period, now = meta.h, meta.g, meta.period, ring.now
-  local last = h - 1
-  if period > 0 then
-    local held, began = ring.keys[ring.newest], ring.start[ring.newest]
-    for pending = 0, h do
-      local e = began + period * (1 - held / g)
-      if now < e or (held == 0 and began == now) or pending == h then last = h - 1 - pending; break end
-      held = 0; began = e
-    end
-  end
-  local out, offsets = {}, {}
-  for i = from, #args do
-    windowOffsets(meta, args[i], offsets)
-    if last >= 0 and windowHolds(meta, ring, offsets, last, nil) then out[#out + 1] = 1 else out[#out + 1] = 0 end
-  end
-  return out
+  local r = ringOf(meta)
+  local ring = readRing(r)
+  ringAt(r, ring, meta.period > 0 and (given or serverMs()) or 0)
+  return ringHas(r, ring, #args - from + 1, ringOffsets(meta, args, from), ringLast(r, ring))
 end
 
--- Scalable filters (docs/FORMAT.md section 3.4; ScalableBloomFilter of @bloomkit/scalable, ScalableStore of
--- @bloomkit/redis) ----------------------------------------------------------------------------------------------------
--- A key is present when some sub-filter holds it. A new key goes into the newest sub-filter; when the newest already
--- holds its capacity, the next sub-filter (its shape from `shapes`) is chained first. The key is hashed once: every
--- sub-filter has the filter's seed, so one hash gives each sub-filter's positions.
-
--- The chain's length (`filters`) and the newest sub-filter's count (`count:C-1`, absent is 0), checked.
-local function readChain(meta)
-  local key = metaKey(meta.name)
-  local text = call('HGET', key, 'filters')
-  local C = integer(text or nil, 1, #meta.subs)
-  if C == nil then
-    fail(format('meta field filters of %s must be an integer in [1, %d] (the sub-filters its shapes list), got %s', key, #meta.subs, show(text or nil)))
+-- Item i's offsets in sub-filter j: each item hashed once (every sub-filter has the filter's seed), its positions
+-- in each sub-filter from that one hash.
+local function chainOffsets(meta, args, from)
+  local hashed, p, d1, d2, d3 = nil, 0, 0, 0, 0
+  return function(i, j, out)
+    if hashed ~= i then p, d1, d2, d3 = murmur(args[from + i - 1], meta.seed); hashed = i end
+    positionsOfHash(meta.subs[j].shape, p, d1, d2, d3, pos)
+    for h = 1, meta.subs[j].k do out[h] = bitOffset(pos[h]) end
+    return out
   end
-  local newestText = call('HGET', key, 'count:' .. (C - 1))
-  local newest = 0
-  if newestText then newest = integer(newestText, 0, MAX_SAFE) end
-  if newest == nil then fail(format('meta field count:%d of %s must be an integer in [0, %.0f], got %s', C - 1, key, MAX_SAFE, show(newestText))) end
-  -- Every sub-filter the chain names is there at its size: one gone (evicted, deleted) is the filter gone, never
-  -- recreated empty.
-  for j = 1, C do
-    if call('STRLEN', meta.subs[j].key) ~= meta.subs[j].bytes then
-      fail(format('no filter %s (its sub-filter %s is gone or not its size)', meta.name, meta.subs[j].key))
-    end
-  end
-  return C, newest
 end
 
 -- The units one item costs when it may probe sub-filters 1..last: each one's k positions and its BITFIELD.
@@ -1038,33 +1370,12 @@ local function chainProbeUnits(subs, last)
   return units
 end
 
--- Whether sub-filter `one` holds the key whose positions in it are in `pos`; with `set`, its bits are set too
--- (one BITFIELD: the answer is whether they all were set before).
-local function subHolds(one, set)
-  local k = one.k
-  local reply
-  if set then
-    for h = 1, k do
-      cmd[4 * h - 3], cmd[4 * h - 2], cmd[4 * h - 1], cmd[4 * h] = 'SET', 'u1', format('%d', bitOffset(pos[h])), '1'
-    end
-    reply = call('BITFIELD', one.key, spread(cmd, 1, 4 * k))
-  else
-    for h = 1, k do
-      cmd[3 * h - 2], cmd[3 * h - 1], cmd[3 * h] = 'GET', 'u1', format('%d', bitOffset(pos[h]))
-    end
-    reply = call('BITFIELD_RO', one.key, spread(cmd, 1, 3 * k))
-  end
-  for h = 1, k do if reply[h] == 0 then return false end end
-  return true
-end
-
--- Test-and-add of every key args[from..] (ScalableBloomFilter.add, one key after the other): 1 when no sub-filter
--- held the key and it went into the newest. The sub-filters' counts and `count` are written once, at the end.
-chainAdd = function(where, meta, args, from)
-  countOf(meta)
-  local key = metaKey(meta.name)
+-- Test-and-add in a scalable filter (ScalableBloomFilter.add); an item the chain cannot take (its shapes end) gets
+-- an error in its place, as RedisBloom's BF.MADD on a full filter, the others as usual.
+chainAdd_ = function(where, meta, args, from)
+  metaCount(meta)
   local subs = meta.subs
-  local C, newest = readChain(meta)
+  local C, newest = readChain(meta, #subs)
   -- Priced at its worst: every item new, so the chain grows into as many sub-filters as n items can fill, each
   -- allocated (cleared) in this call, and each item probes all of them.
   local n = #args - from + 1
@@ -1076,101 +1387,34 @@ chainAdd = function(where, meta, args, from)
   end
   charge(where, args, from, chainProbeUnits(subs, last), clearUnits(grownBytes) + (last - C) * 6 * CALL_UNITS,
     format('%d sub-filters', last))
-  local out, added = {}, 0
   local full = nil
-  local function record()
-    if added > 0 then
-      call('HSET', key, 'count:' .. (C - 1), format('%.0f', newest))
-      call('HINCRBY', key, 'count', added)
-    end
-  end
-  for i = from, #args do
-    local p, d1, d2, d3 = murmur(args[i], meta.seed)
-    local present = false
-    for j = C - 1, 1, -1 do
-      positionsOfHash(subs[j].shape, p, d1, d2, d3, pos)
-      if subHolds(subs[j], false) then present = true; break end
-    end
-    if not present then
-      positionsOfHash(subs[C].shape, p, d1, d2, d3, pos)
-      if newest < subs[C].capacity then
-        present = subHolds(subs[C], true)
-      elseif not subHolds(subs[C], false) then
-        if C == #subs then
-          -- Full: this item is answered with an error in its place (RedisBloom's BF.MADD on a full filter), the
-          -- others as usual; nothing of this item is written.
-          full = full or redis.error_reply(format('ERR bloomkit: the scalable filter %s cannot grow past sub-filter %d: its shapes end there (the next sub-filter cannot exist or would not fit one Redis string); this item was not added', meta.name, C - 1))
-          present = full
-        else
-          call('HSET', key, 'count:' .. (C - 1), format('%.0f', newest))
-          local grown = subs[C + 1]
-          call('DEL', grown.key)
-          call('SETRANGE', grown.key, grown.bytes - 1, '\0')
-          local ttl = call('PTTL', key)
-          if ttl > 0 then call('PEXPIRE', grown.key, ttl) end
-          C, newest = C + 1, 0
-          call('HSET', key, 'filters', C)
-          positionsOfHash(grown.shape, p, d1, d2, d3, pos)
-          present = subHolds(grown, true)
-        end
-      else
-        present = true
-      end
-    end
-    if type(present) == 'table' then out[#out + 1] = present
-    elseif present then out[#out + 1] = 0 else out[#out + 1] = 1; newest = newest + 1; added = added + 1 end
-  end
-  record()
+  local out = chainAdd(meta, C, newest, n, chainOffsets(meta, args, from), function()
+    full = full or redis.error_reply(format('ERR bloomkit: the scalable filter %s cannot grow past sub-filter %d: its shapes end there (the next sub-filter cannot exist or would not fit one Redis string); this item was not added', meta.name, #subs - 1))
+    return full
+  end)
   return out
 end
 
--- Membership of every key args[from..]: 1 when some sub-filter holds it (newest first).
-chainHas = function(where, meta, args, from)
-  local subs = meta.subs
-  local C = readChain(meta)
-  charge(where, args, from, chainProbeUnits(subs, C), 0, format('%d sub-filters', C))
-  local out = {}
-  for i = from, #args do
-    local p, d1, d2, d3 = murmur(args[i], meta.seed)
-    local present = 0
-    for j = C, 1, -1 do
-      positionsOfHash(subs[j].shape, p, d1, d2, d3, pos)
-      if subHolds(subs[j], false) then present = 1; break end
-    end
-    out[#out + 1] = present
-  end
-  return out
+-- Membership in a scalable filter: 1 when some sub-filter holds the item (newest first).
+chainHas_ = function(where, meta, args, from)
+  local C = readChain(meta, #meta.subs)
+  charge(where, args, from, chainProbeUnits(meta.subs, C), 0, format('%d sub-filters', C))
+  return chainHas(meta, C, #args - from + 1, chainOffsets(meta, args, from))
 end
 
--- Checked delete (CountingBloomFilter.delete): removed only when each counter is non-zero and, unless saturated, at
--- least the number of times its position repeats among the key's k; then each unsaturated counter goes down once
--- per occurrence. Returns 1 when deleted and whether some counter reached 0 (count goes down by one).
-local function deleteOne(meta, key)
-  local values = valuesOf(meta, key)
-  local max = 2 ^ meta.width - 1
+-- The checked delete of every item args[from..] (counters.lua).
+local function deleteItems(where, meta, args, from)
   local k = meta.k
-  for h = 1, k do
-    local times = 0
-    for g = 1, k do if pos[g] == pos[h] then times = times + 1 end end
-    if values[h] == 0 or (values[h] ~= max and values[h] < times) then return 0, false end
+  charge(where, args, from, 2 * k + ceil(k * k / 32), 0, format('%d counters read and decremented', k))
+  local function offsetsOf(i, out)
+    positions(meta.shape, args[from + i - 1], pos)
+    for h = 1, k do out[h] = counterOffset(pos[h], meta.width) end
+    return out
   end
-  local dec, n = { 'OVERFLOW', 'WRAP' }, 2
-  local ctype = 'u' .. meta.width
-  for h = 1, k do
-    if values[h] ~= max then
-      dec[n + 1], dec[n + 2], dec[n + 3], dec[n + 4] = 'INCRBY', ctype, counterOffset(pos[h], meta.width), -1
-      n = n + 4
-    end
-  end
-  local reached = false
-  if n > 2 then
-    local now = call('BITFIELD', meta.data, spread(dec))
-    for h = 1, #now do if now[h] == 0 then reached = true end end
-  end
-  return 1, reached
+  return deleteAll(meta.hash, meta.data, meta.width, k, #args - from + 1, offsetsOf, metaCount(meta))
 end
 
--- Creating a filter ---------------------------------------------------------------------------------------------------
+-- lua/reserve.lua ---------------------------------------------------------------------------------------------
 
 local FIELD_ORDER = { 'format', 'kind', 'seed', 'bits', 'hashes', 'counterBits', 'capacity', 'fpr', 'shards',
   'shardBlocks', 'growth', 'tightening', 'exceptions', 'duration' }
@@ -1178,9 +1422,8 @@ local FIELD_ORDER = { 'format', 'kind', 'seed', 'bits', 'hashes', 'counterBits',
 -- Parses `KIND CAPACITY FPR` style options from args[from..to] (reserve: positional first; insert: named).
 local function plan(where, o)
   local kind = KINDS[o.kind]
-  if o.kind == 'scalable' then kind = CHAIN end
-  if kind == nil then
-    if NODE_ONLY[o.kind] then fail(format('%s: kind %s is created by @bloomkit/redis or bloomkit push; the functions create %s', where, o.kind, KIND_NAMES)) end
+  if kind == nil or not kind.creates then
+    if kind ~= nil then fail(format('%s: kind %s is created by @bloomkit/redis or bloomkit push; the functions create %s', where, o.kind, KIND_NAMES)) end
     fail(format('%s: KIND must be one of %s, got %s', where, KIND_NAMES, show(o.kind)))
   end
   local capacity = argInteger(where, 'CAPACITY', o.capacity, 1, MAX_SAFE)
@@ -1305,13 +1548,109 @@ local function reserve(where, name, planned)
   fields[#fields + 1] = 'generation'; fields[#fields + 1] = format('%.0f', generation)
   fields[#fields + 1] = 'count'; fields[#fields + 1] = '0'
   fields[#fields + 1] = 'state'; fields[#fields + 1] = 'ready'
-  call('HSET', metaKey(name), spread(fields))
+  createMeta(metaKey(name), fields)
   return true
 end
 
 -- Verbs -------------------------------------------------------------------------------------------------------------
 
 -- bk_reserve NAME KIND CAPACITY FPR [SEED s] [COUNTERBITS w] [GROWTH g] [TIGHTENING r] [EXCEPTIONS] -> OK
+
+-- lua/shards.lua ----------------------------------------------------------------------------------------------
+
+local SHARD_TRAILER = 32 -- the guard (4 bytes), then the shape (28)
+
+local function u32(bytes, at)
+  local b1, b2, b3, b4 = byte(bytes, at, at + 3)
+  return ((b1 * 256 + b2) * 256 + b3) * 256 + b4
+end
+
+-- The shard named by the key argument NAME/i of the filter's generation G (a decimal argument): its key, shape and
+-- exception set, checked against its trailer.
+local function openShard(where, keyArg, generationText)
+  local name, index = match(type(keyArg) == 'string' and keyArg or '', '^(.+)/(%d+)$')
+  if name == nil or #index > 7 then
+    fail(format("%s: the key argument must be NAME/SHARD, the filter's name and a shard's index, got %s", where, show(keyArg)))
+  end
+  checkName(name)
+  local i = tonumber(index)
+  local generation = argInteger(where, 'GENERATION', generationText, 1, TWO32 - 1)
+  local g = hexOf(generation)
+  local key = 'bloomkit:{' .. keyArg .. '}:shard:' .. g
+  local length = call('STRLEN', key)
+  local gone = format('no filter %s of generation %.0f with a shard %d (bk_info %s gives the generation and shards)', name, generation, i, name)
+  if length < SHARD_TRAILER then fail(gone) end
+  local t = call('GETRANGE', key, length - SHARD_TRAILER, length - 1)
+  if u32(t, 1) ~= generation then fail(gone) end
+  local function bad(what) fail(format('%s: the shape after the guard of %s is not bloomkit\'s (%s)', where, key, what)) end
+  if sub(t, 5, 8) ~= 'BKSH' or byte(t, 15) ~= 1 or byte(t, 16) ~= 0 then bad('marker or version') end
+  local k = byte(t, 13)
+  if k < 1 or k > MAX_HASHES then bad('hashes') end
+  local exceptions = byte(t, 14)
+  if exceptions > 1 then bad('exceptions') end
+  local m = u32(t, 17) * TWO32 + u32(t, 21)
+  if m < BLOCK_BITS or m > MAX_BLOCKED_BITS or m % BLOCK_BITS ~= 0 then bad('bits') end
+  local blocks = m / BLOCK_BITS
+  local per = u32(t, 25)
+  if per < 1 or per > blocks or per > TWO32 / BLOCK_BITS then bad('blocks per shard') end
+  if u32(t, 29) ~= i or i >= ceil(blocks / per) then bad('shard index') end
+  if (min(per, blocks - i * per) * 64) ~= length - SHARD_TRAILER then bad('length') end
+  return {
+    name = name, index = i, key = key, generation = generation, k = k, blocks = blocks, per = per,
+    exceptions = exceptions == 1, set = 'bloomkit:{' .. keyArg .. '}:exceptions:' .. g,
+    shape = { seed = u32(t, 9), k = k, sigma = BLOCK_BITS / TWO32, stride = 0 },
+  }
+end
+
+-- The Redis bit offsets of every item args[from..] in the shard, k per item, after checking that each item belongs
+-- to it (nothing is written when one does not).
+local function shardOffsets(where, shard, args, from)
+  local offsets = {}
+  local sigma = shard.blocks / TWO32
+  local first = shard.index * shard.per
+  local k = shard.k
+  for j = from, #args do
+    local h1, h2, h3, h4 = murmur(args[j], shard.shape.seed)
+    local b = floor(fmix(bxor(bxor(h1, h2), bxor(h3, h4)) % TWO32) * sigma)
+    local home = floor(b / shard.per)
+    if home ~= shard.index then
+      fail(format('%s: item %d (%s) belongs to shard %.0f of %s, not %d: route each item by the shard rule', where, j - from + 1, show(args[j]), home, shard.name, shard.index))
+    end
+    positionsOfHash(shard.shape, h1, h2, h3, h4, pos)
+    local base = (b - first) * BLOCK_BITS
+    local at = (j - from) * k
+    for h = 1, k do offsets[at + h] = bitOffset(base + pos[h]) end
+  end
+  return offsets
+end
+
+
+-- bk_shard_madd NAME/i GENERATION ITEM [ITEM ...] -> as bk_madd, for items that all belong to shard i of the blocked
+-- filter NAME. The filter's count is not changed here (its meta lives in another slot): add the number of 1s with
+-- bk_count.
+local function bk_shard_madd(keys, args)
+  local where = 'bk_shard_madd'
+  items(where, args, 2)
+  local shard = openShard(where, keys[1], args[1])
+  charge(where, args, 2, shard.k + (shard.exceptions and CALL_UNITS or 0), 0, format('%d positions', shard.k))
+  local before = bitfieldOffsets(shard.key, false, 'SET', 'u1', 1, shardOffsets(where, shard, args, 2), false)
+  local set = shard.exceptions and shard.set or nil
+  return asAdded((addAnswers(before, shard.k, 0, set, #args - 1, function(i) return args[i + 1] end)))
+end
+
+-- bk_shard_mexists NAME/i GENERATION ITEM [ITEM ...] -> as bk_mexists, for items of shard i
+local function bk_shard_mexists(keys, args)
+  local where = 'bk_shard_mexists'
+  items(where, args, 2)
+  local shard = openShard(where, keys[1], args[1])
+  charge(where, args, 2, shard.k + (shard.exceptions and CALL_UNITS or 0), 0, format('%d positions', shard.k))
+  local values = bitfieldOffsets(shard.key, true, 'GET', 'u1', nil, shardOffsets(where, shard, args, 2), false)
+  local set = shard.exceptions and shard.set or nil
+  return presentAnswers(values, shard.k, set, #args - 1, function(i) return args[i + 1] end)
+end
+
+-- lua/verbs.lua -----------------------------------------------------------------------------------------------
+
 local function bk_reserve(keys, args)
   local where = 'bk_reserve'
   local name = checkName(keys[1])
@@ -1448,7 +1787,7 @@ end
 -- bk_card NAME -> the number of items added (adds that changed the filter; net of deletes for counting)
 local function bk_card(keys, args)
   if #args ~= 0 then fail('bk_card: takes no arguments') end
-  return countOf(openFilter(keys[1], true))
+  return metaCount(openFilter(keys[1], true))
 end
 
 -- bk_info NAME -> field/value pairs: RedisBloom's (Capacity, Size, Number of filters, Number of items inserted,
@@ -1462,7 +1801,7 @@ local function bk_info(keys, args)
   -- A scalable filter's capacity and size are its sub-filters' sums, as RedisBloom's BF.INFO gives them.
   local capacity, size, filters, growth = meta.capacity or 0, meta.bytes, 1, 0
   if meta.kind.storage == 'chain' then
-    filters = readChain(meta)
+    filters = readChain(meta, #meta.subs)
     capacity, size, growth = 0, 0, exact(meta.growth)
     for j = 1, filters do capacity, size = capacity + meta.subs[j].capacity, size + meta.subs[j].bytes end
   end
@@ -1473,7 +1812,7 @@ local function bk_info(keys, args)
     'Capacity', capacity,
     'Size', size,
     'Number of filters', filters,
-    'Number of items inserted', countOf(meta),
+    'Number of items inserted', metaCount(meta),
     'Expansion rate', growth,
     'Kind', meta.kindName,
     'Bits', meta.m,
@@ -1496,33 +1835,16 @@ local function counting(where, meta)
   return meta
 end
 
-local function deleteAll(where, meta, args, from)
-  local k = meta.k
-  charge(where, args, from, 2 * k + ceil(k * k / 32), 0, format('%d counters read and decremented', k))
-  local count = countOf(meta) -- checked before anything is written
-  local out = {}
-  local emptied = 0
-  for i = from, #args do
-    local answer, reached = deleteOne(meta, args[i])
-    out[#out + 1] = answer
-    if reached then emptied = emptied + 1 end
-  end
-  if emptied > 0 then
-    call('HSET', metaKey(meta.name), 'count', format('%.0f', max(0, count - emptied)))
-  end
-  return out
-end
-
 -- bk_del NAME ITEM -> 1 when deleted, 0 when absent (nothing changed). Counting filters.
 local function bk_del(keys, args)
   if #args ~= 1 then fail(format('bk_del: give one ITEM (bk_mdel for more), got %d arguments', #args)) end
-  return deleteAll('bk_del', counting('bk_del', openFilter(keys[1])), args, 1)[1]
+  return deleteItems('bk_del', counting('bk_del', openFilter(keys[1])), args, 1)[1]
 end
 
 -- bk_mdel NAME ITEM [ITEM ...] -> an array of 1 (deleted) and 0 (absent)
 local function bk_mdel(keys, args)
   items('bk_mdel', args, 1)
-  return deleteAll('bk_mdel', counting('bk_mdel', openFilter(keys[1])), args, 1)
+  return deleteItems('bk_mdel', counting('bk_mdel', openFilter(keys[1])), args, 1)
 end
 
 local function withExceptions(where, meta)
@@ -1537,16 +1859,9 @@ local function bk_except(keys, args)
   local meta = withExceptions('bk_except', openFilter(keys[1]))
   charge('bk_except', args, 1, meta.k + 2 * CALL_UNITS, 0, format('%d positions', meta.k))
   exceptionSet(meta)
-  local fresh = call('EXISTS', meta.set) == 0
-  local out = {}
-  for i = 1, #args do
-    if holds(meta, args[i]) and call('SADD', meta.set, args[i]) == 1 then out[i] = 1 else out[i] = 0 end
-  end
-  if fresh and call('EXISTS', meta.set) == 1 then
-    local ttl = call('PTTL', meta.data)
-    if ttl > 0 then call('PEXPIRE', meta.set, ttl) end
-  end
-  return out
+  local values = bitfieldOffsets(meta.data, true, 'GET', 'u1', nil, offsetsOfItems(meta, args, 1, 1, meta.k), false)
+  local function holds(i) return not anyOf(values, i - 1, meta.k, 0) end
+  return recordExceptions(meta.set, meta.data, #args, function(i) return args[i] end, holds)
 end
 
 -- bk_unexcept NAME ITEM [ITEM ...] -> per item 1 when it was listed (and is not any more)
@@ -1555,109 +1870,7 @@ local function bk_unexcept(keys, args)
   local meta = withExceptions('bk_unexcept', openFilter(keys[1]))
   charge('bk_unexcept', args, 1, CALL_UNITS, 0, 'a set removal')
   exceptionSet(meta)
-  local out = {}
-  for i = 1, #args do out[i] = call('SREM', meta.set, args[i]) end
-  return out
-end
-
--- A blocked filter's shards -----------------------------------------------------------------------------------------
--- A blocked filter spreads its blocks over shard strings bloomkit:{NAME/i}:shard:G (G the generation in hex), each
--- in its own slot, so a call on one shard cannot read the meta hash: the shard's shape follows its guard in its own
--- bytes (shard-shape.ts of @bloomkit/redis). The shard rule, for B = m / 512 blocks of which each shard holds S:
---   x = fmix32(h1 ^ h2 ^ h3 ^ h4), block b = floor(x * (B * 2^-32)), shard i = floor(b / S)
--- (docs/FORMAT.md section 5), and the key's k bits lie in block b: bit 512 (b - i S) + offset_j of the shard.
-
-local SHARD_TRAILER = 32 -- the guard (4 bytes), then the shape (28)
-
-local function u32(bytes, at)
-  local b1, b2, b3, b4 = byte(bytes, at, at + 3)
-  return ((b1 * 256 + b2) * 256 + b3) * 256 + b4
-end
-
--- The shard named by the key argument NAME/i of the filter's generation G (a decimal argument): its key, shape and
--- exception set, checked against its trailer.
-local function openShard(where, keyArg, generationText)
-  local name, index = match(type(keyArg) == 'string' and keyArg or '', '^(.+)/(%d+)$')
-  if name == nil or #index > 7 then
-    fail(format("%s: the key argument must be NAME/SHARD, the filter's name and a shard's index, got %s", where, show(keyArg)))
-  end
-  checkName(name)
-  local i = tonumber(index)
-  local generation = argInteger(where, 'GENERATION', generationText, 1, TWO32 - 1)
-  local g = hexOf(generation)
-  local key = 'bloomkit:{' .. keyArg .. '}:shard:' .. g
-  local length = call('STRLEN', key)
-  local gone = format('no filter %s of generation %.0f with a shard %d (bk_info %s gives the generation and shards)', name, generation, i, name)
-  if length < SHARD_TRAILER then fail(gone) end
-  local t = call('GETRANGE', key, length - SHARD_TRAILER, length - 1)
-  if u32(t, 1) ~= generation then fail(gone) end
-  local function bad(what) fail(format('%s: the shape after the guard of %s is not bloomkit\'s (%s)', where, key, what)) end
-  if sub(t, 5, 8) ~= 'BKSH' or byte(t, 15) ~= 1 or byte(t, 16) ~= 0 then bad('marker or version') end
-  local k = byte(t, 13)
-  if k < 1 or k > MAX_HASHES then bad('hashes') end
-  local exceptions = byte(t, 14)
-  if exceptions > 1 then bad('exceptions') end
-  local m = u32(t, 17) * TWO32 + u32(t, 21)
-  if m < BLOCK_BITS or m > MAX_BLOCKED_BITS or m % BLOCK_BITS ~= 0 then bad('bits') end
-  local blocks = m / BLOCK_BITS
-  local per = u32(t, 25)
-  if per < 1 or per > blocks or per > TWO32 / BLOCK_BITS then bad('blocks per shard') end
-  if u32(t, 29) ~= i or i >= ceil(blocks / per) then bad('shard index') end
-  if (min(per, blocks - i * per) * 64) ~= length - SHARD_TRAILER then bad('length') end
-  return {
-    name = name, index = i, key = key, generation = generation, k = k, blocks = blocks, per = per,
-    exceptions = exceptions == 1, set = 'bloomkit:{' .. keyArg .. '}:exceptions:' .. g,
-    shape = { seed = u32(t, 9), k = k, sigma = BLOCK_BITS / TWO32, stride = 0 },
-  }
-end
-
--- The Redis bit offsets of every item args[from..] in the shard, k per item, after checking that each item belongs
--- to it (nothing is written when one does not).
-local function shardOffsets(where, shard, args, from)
-  local offsets = {}
-  local sigma = shard.blocks / TWO32
-  local first = shard.index * shard.per
-  local k = shard.k
-  for j = from, #args do
-    local h1, h2, h3, h4 = murmur(args[j], shard.shape.seed)
-    local b = floor(fmix(bxor(bxor(h1, h2), bxor(h3, h4)) % TWO32) * sigma)
-    local home = floor(b / shard.per)
-    if home ~= shard.index then
-      fail(format('%s: item %d (%s) belongs to shard %.0f of %s, not %d: route each item by the shard rule', where, j - from + 1, show(args[j]), home, shard.name, shard.index))
-    end
-    positionsOfHash(shard.shape, h1, h2, h3, h4, pos)
-    local base = (b - first) * BLOCK_BITS
-    local at = (j - from) * k
-    for h = 1, k do offsets[at + h] = bitOffset(base + pos[h]) end
-  end
-  return offsets
-end
-
-
--- bk_shard_madd NAME/i GENERATION ITEM [ITEM ...] -> as bk_madd, for items that all belong to shard i of the blocked
--- filter NAME. The filter's count is not changed here (its meta lives in another slot): add the number of 1s with
--- bk_count.
-local function bk_shard_madd(keys, args)
-  local where = 'bk_shard_madd'
-  items(where, args, 2)
-  local shard = openShard(where, keys[1], args[1])
-  charge(where, args, 2, shard.k + (shard.exceptions and CALL_UNITS or 0), 0, format('%d positions', shard.k))
-  local before = bitfieldOffsets(shard.key, false, 'SET', 'u1', '1', shardOffsets(where, shard, args, 2), false)
-  return (addAnswers(before, shard.k, 0, shard.exceptions and shard.set or nil, args, 2))
-end
-
--- bk_shard_mexists NAME/i GENERATION ITEM [ITEM ...] -> as bk_mexists, for items of shard i
-local function bk_shard_mexists(keys, args)
-  local where = 'bk_shard_mexists'
-  items(where, args, 2)
-  local shard = openShard(where, keys[1], args[1])
-  charge(where, args, 2, shard.k + (shard.exceptions and CALL_UNITS or 0), 0, format('%d positions', shard.k))
-  local values = bitfieldOffsets(shard.key, true, 'GET', 'u1', nil, shardOffsets(where, shard, args, 2), false)
-  local out = {}
-  for i = 0, #args - 2 do
-    if anyOf(values, i, shard.k, 0) then out[i + 1] = 0 else out[i + 1] = 1 end
-  end
-  return unlessExcepted(out, shard.exceptions and shard.set or nil, args, 2)
+  return removeExceptions(meta.set, #args, function(i) return args[i] end)
 end
 
 -- bk_count NAME GENERATION N -> the filter's count after adding N (the new items bk_shard_madd reported), while NAME
@@ -1668,7 +1881,7 @@ local function bk_count(keys, args)
   local generation = argInteger('bk_count', 'GENERATION', args[1], 1, TWO32 - 1)
   local n = argInteger('bk_count', 'N', args[2], 0, 1000000)
   if generation ~= meta.generation then fail('no filter ' .. meta.name .. ' of generation ' .. args[1]) end
-  local count = countOf(meta)
+  local count = metaCount(meta)
   if n > 0 then call('HSET', metaKey(meta.name), 'count', format('%.0f', min(MAX_SAFE, count + n))) end
   return min(MAX_SAFE, count + n)
 end

@@ -46,7 +46,7 @@ export class BitfieldBatch {
 
   /**
    * Sends the subcommands as the last arguments of `script` (on `keys`, after the arguments `head`) instead of as a
-   * BITFIELD of their own: for a script that runs them inside a larger atomic step (scripts.ts, COUNTED_ADD).
+   * BITFIELD of their own: for a script that runs them inside a larger atomic step (lua/eval/counted-add.lua).
    */
   sendToScript(
     client: RedisClient,

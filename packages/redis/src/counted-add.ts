@@ -2,14 +2,14 @@ import type { BitfieldBatch } from './bitfield.js';
 import { script } from './client.js';
 import { RedisFilterError, scriptError } from './errors.js';
 import { GUARD_BYTES } from './guard.js';
-import { COUNTED_ADD } from './scripts.js';
+import { COUNTED_ADD } from './lua/counted-add.js';
 import type { StoreContext } from './store.js';
 
 const COUNTED = script(COUNTED_ADD);
 
 /**
  * Adds of at most this many keys into one string (standard, partitioned, counting) are one COUNTED_ADD script
- * (scripts.ts: the meta hash's generation and the string checked, the bits or counters set and `count` raised, in one
+ * (lua/eval/counted-add.lua: the meta hash's generation and the string checked, the bits or counters set and `count` raised, in one
  * atomic step and one round trip); larger ones are BITFIELDs and then the count. Measured with pnpm bench --redis
  * (standard filter, k = 7, 2026-11-28): one key per call 8.7-8.9 k adds/s by script against 5.0-5.1 k/s for BITFIELD
  * and then the count; batches of 1,000 126-136 k/s by script (5.4 us of Redis per key: every argument becomes a Lua

@@ -8,9 +8,9 @@ import { filterGone, isGoneReply } from './errors.js';
 import { checkGuard, GUARD_BYTES, guardBytes, guardRead } from './guard.js';
 import { redisKind, singleClass } from './kinds.js';
 import type { LocalFilter, SingleLocalFilter } from './local.js';
+import { COUNTERS_DELETE } from './lua/counters-delete.js';
 import { answers, PackedOffsets } from './packed.js';
 import { KeyPositions, redisCounterOffset } from './positions.js';
-import { COUNTERS_DELETE } from './scripts.js';
 import type { Counter, Store, StoreContext } from './store.js';
 
 const DELETE = script(COUNTERS_DELETE);
@@ -52,7 +52,7 @@ export class CounterStore implements Store {
 
   /**
    * Saturating increments of every counter of the batch; a key is new when one of its counters went 0 → 1. A few
-   * keys ({@link COUNTED_ADD_KEYS}) are one COUNTED_ADD script (scripts.ts): the meta hash's generation and the string
+   * keys ({@link COUNTED_ADD_KEYS}) are one COUNTED_ADD script (lua/eval/counted-add.lua): the meta hash's generation and the string
    * checked, the counters raised and `count` with them, in one atomic step and one round trip. A larger batch is one
    * BITFIELD after a GET of the guard (guard.ts), then the count, whose script rejects when the meta hash is gone;
    * the add resolves once both are applied.

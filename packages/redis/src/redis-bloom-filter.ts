@@ -15,6 +15,7 @@ import { FilterHandle, readTtl } from './filter-handle.js';
 import { decodeLocal, paramsOf, planParams, type RedisFilterOptions } from './filter-params.js';
 import { type FunctionsStatus, functionsStatus, installFunctions, removeFunctions } from './functions.js';
 import { checkName, filterKeys, metaKey } from './keys.js';
+import { CREATE } from './lua/create.js';
 import {
   decodeGeneration,
   decodeParams,
@@ -23,7 +24,6 @@ import {
   newGeneration,
   type RedisFilterParams,
 } from './params.js';
-import { CREATE } from './scripts.js';
 import { readWindowClock, SERVER_CLOCK, type WindowClock } from './window-clock.js';
 
 const CREATE_SCRIPT = script(CREATE);

@@ -13,10 +13,11 @@ import { runScript, script } from './client.js';
 import { FilterNotFoundError, filterGone, isGoneReply, RedisFilterError } from './errors.js';
 import { metaKey } from './keys.js';
 import type { LocalFilter } from './local.js';
+import { SCALABLE_ADD } from './lua/scalable-add.js';
+import { SCALABLE_HAS } from './lua/scalable-has.js';
 import { PackedOffsets } from './packed.js';
 import { checkCount, checkSubFilterCount } from './params.js';
 import { KeyPositions, redisBitOffset } from './positions.js';
-import { SCALABLE_ADD, SCALABLE_HAS } from './scripts.js';
 import type { Store, StoreContext } from './store.js';
 
 const ADD = script(SCALABLE_ADD);

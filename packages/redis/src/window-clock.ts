@@ -94,19 +94,3 @@ export function clockSkewOf(
     skew,
   );
 }
-
-/**
- * Shared Lua: `readNow(given, tolerance)` is the time of a window script in ms: the server's `TIME` when `given` is
- * '', else `given` while it is within `tolerance` ms of it (nil and the skew otherwise; 'inf' trusts it).
- */
-export const READ_NOW = `
-local function readNow(given, tolerance)
-  local t = redis.call('TIME')
-  local server = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  if given == '' then return server end
-  local own = tonumber(given)
-  if own == nil or own ~= own then return nil, 'NaN' end
-  if tolerance ~= 'inf' and math.abs(own - server) > tonumber(tolerance) then return nil, own - server end
-  return own
-end
-`;

@@ -6,12 +6,14 @@ import { runScript, script } from './client.js';
 import { filterGone, isGoneReply } from './errors.js';
 import { metaKey } from './keys.js';
 import type { LocalFilter } from './local.js';
+import { WINDOW_ADD } from './lua/window-add.js';
+import { WINDOW_FRESH } from './lua/window-fresh.js';
+import { WINDOW_HAS } from './lua/window-has.js';
 import { answers, PackedOffsets } from './packed.js';
 import { checkCount } from './params.js';
 import { KeyPositions, redisBitOffset } from './positions.js';
 import type { Store, StoreContext } from './store.js';
 import { clockArguments, clockSkewOf, type WindowClock } from './window-clock.js';
-import { WINDOW_ADD, WINDOW_FRESH, WINDOW_HAS } from './window-scripts.js';
 
 const ADD = script(WINDOW_ADD);
 const HAS = script(WINDOW_HAS);
