@@ -1,6 +1,7 @@
 import type { RedisClient } from './client.js';
 import { runScript, script } from './client.js';
 import { filterGone } from './errors.js';
+import { REMOVE_STRAY } from './lua/remove-stray.js';
 
 /**
  * Each storage string written by plain BITFIELD commands (the bits of standard, partitioned, blocked and counting
@@ -30,13 +31,7 @@ export function guardRead(payloadBytes: number): string[] {
   return ['GET', 'u32', String(payloadBytes * 8)];
 }
 
-/** Deletes the string KEYS[1] unless its guard (bit offset ARGV[1]) holds the generation ARGV[2]. */
-const REMOVE_STRAY = script(`
-if redis.call('EXISTS', KEYS[1]) == 1 and redis.call('BITFIELD_RO', KEYS[1], 'GET', 'u32', ARGV[1])[1] ~= tonumber(ARGV[2]) then
-  redis.call('DEL', KEYS[1])
-end
-return 0
-`);
+const REMOVE_STRAY_SCRIPT = script(REMOVE_STRAY);
 
 /**
  * Checks the guard an add's BITFIELD read back. When it is not the generation, the filter is gone: the string the
@@ -52,6 +47,6 @@ export async function checkGuard(
   guard: number,
 ): Promise<void> {
   if (guard === generation) return;
-  await runScript(client, REMOVE_STRAY, [key], [payloadBytes * 8, generation]).catch(() => undefined);
+  await runScript(client, REMOVE_STRAY_SCRIPT, [key], [payloadBytes * 8, generation]).catch(() => undefined);
   throw filterGone(where, name);
 }

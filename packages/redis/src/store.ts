@@ -1,8 +1,9 @@
 import type { Key } from '@bloomkit/core';
 import { type RedisClient, runScript, script } from './client.js';
-import { GONE_REPLY, scriptError } from './errors.js';
+import { scriptError } from './errors.js';
 import type { FilterKeys } from './keys.js';
 import type { LocalFilter } from './local.js';
+import { COUNT_ADD } from './lua/count-add.js';
 import type { RedisFilterParams } from './params.js';
 
 /** How one kind keeps its storage in Redis; the facade (RedisBloomFilter) holds one. */
@@ -29,18 +30,8 @@ export interface StoreContext {
   readonly generation: number;
 }
 
-/**
- * HINCRBY of `count` by ARGV[2] only while KEYS[1] holds the generation ARGV[1]: never recreates a gone hash, and
- * says so (GONE_REPLY) when the meta hash is gone or is another filter's, so an add into storage whose meta was
- * evicted or dropped is an error, never an acknowledgement.
- */
-const COUNT = script(`
-local state = redis.call('HMGET', KEYS[1], 'generation', 'count')
-if state[1] ~= ARGV[1] then return redis.error_reply('${GONE_REPLY} the filter no longer exists') end
-if state[2] and not string.match(state[2], '^%d+$') then return redis.error_reply('BLOOMKIT_BADMETA count') end
-redis.call('HINCRBY', KEYS[1], 'count', ARGV[2])
-return 0
-`);
+/** lua/eval/count-add.lua: `count` raised only while the meta hash holds the handle's generation. */
+const COUNT = script(COUNT_ADD);
 
 /**
  * The meta hash's `count`. An add resolves only once its increment is applied (NOSCRIPT's fallback included), so a
