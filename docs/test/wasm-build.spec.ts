@@ -16,9 +16,10 @@ describe('the WebAssembly build', () => {
     expect(withWasm).toEqual(expect.arrayContaining(['core', 'window']));
   });
 
-  it("keeps the window's kernel with the window: core has no window source", () => {
+  it("keeps a kind's own kernels with the kind: core has no window or XXH64 (Parquet's hash) source", () => {
     const coreFiles = readdirSync(`${packages}core/src`, { recursive: true }).map(String);
-    expect(coreFiles.filter((file) => /window/i.test(file))).toEqual([]);
+    expect(coreFiles.filter((file) => /window|xxh/i.test(file))).toEqual([]);
+    expect(withWasm).toEqual(expect.arrayContaining(['parquet']));
   });
 
   it.each(withWasm)(

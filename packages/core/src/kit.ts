@@ -42,5 +42,3 @@ export {
   checkOpenInterval,
   keyList,
 } from './validate.js';
-/** XXH64 (seed 0) of values' bytes, one or a batch, as Parquet's split-block filters hash them. */
-export { xxh64Hasher } from './wasm/xxh64-instance.js';

@@ -1,5 +1,4 @@
 import { InvalidArgumentError } from '@bloomkit/core';
-import { xxh64Hasher } from '@bloomkit/core/kit';
 import {
   checkByteValue,
   describeValue,
@@ -8,18 +7,20 @@ import {
   type PhysicalType,
   writeFixedValue,
 } from './physical-type.js';
+import { xxh64Hasher } from './xxh64-hasher.js';
 
 /**
  * A value's XXH64 as Parquet takes it (the hash of its plain bytes, seed 0): one value, or a batch through the
- * WebAssembly kernel's window. Hashes are written as (low 32 bits, high 32 bits) pairs.
+ * WebAssembly kernel's window (xxh64-hasher.ts, which follows core's switch between WebAssembly and JavaScript on
+ * each call). Hashes are written as (low 32 bits, high 32 bits) pairs.
  */
 
-const hasher = xxh64Hasher();
 const fixed = new Uint8Array(8);
 const fixedView = new DataView(fixed.buffer);
 
 /** Writes the hash of `value` (of a `type` column) to `out[at]` (low half) and `out[at + 1]` (high half). */
 export function hashValue(where: string, type: PhysicalType, value: unknown, out: Uint32Array, at = 0): void {
+  const hasher = xxh64Hasher();
   if (isByteType(type)) {
     if (typeof value === 'string') hasher.text(value, out, at);
     else if (value instanceof Uint8Array) hasher.bytes(value, 0, value.length, out, at);
@@ -64,11 +65,6 @@ export function valueList(
   return list as readonly ParquetValue[];
 }
 
-const batch = hasher.batch;
-const windowView =
-  batch === undefined
-    ? undefined
-    : new DataView(batch.window.buffer, batch.window.byteOffset, batch.window.byteLength);
 const encoder = new TextEncoder();
 
 /** Where the last {@link hashBatch} left its hashes: `out`, or the kernel's own array (read before the next batch). */
@@ -88,7 +84,8 @@ export function hashBatch(
   out: Uint32Array,
 ): number {
   hashed.hashes = out;
-  if (batch === undefined || windowView === undefined) {
+  const batch = xxh64Hasher().batch;
+  if (batch === undefined) {
     hashValue(where, type, list[start], out, 0);
     return 1;
   }
@@ -126,7 +123,7 @@ export function hashBatch(
   } else {
     for (; j < last && at + 8 <= window.length; j++) {
       starts[j - start] = at;
-      at += writeFixedValue(where, type, list[j], windowView, at);
+      at += writeFixedValue(where, type, list[j], batch.view, at);
       ends[j - start] = at;
     }
   }

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '@bloomkit/core';
-import { xxh64Hasher } from '@bloomkit/core/kit';
+import { xxh64Hasher } from './xxh64-hasher.js';
 
 const out = new Uint32Array(2);
 

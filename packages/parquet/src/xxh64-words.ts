@@ -1,7 +1,7 @@
 /**
  * XXH64 with seed 0 (Yann Collet's xxHash, doc/xxhash_spec.md) in JavaScript, the hash Parquet's split-block Bloom
  * filters take of a value's plain bytes (apache/parquet-format BloomFilter.md). The WebAssembly kernel
- * (wasm/xxh64.wat) computes the same hashes on native 64-bit words and is used where it loads; this is the path
+ * (wasm/xxh64.wat, loaded by xxh64-hasher.ts) computes the same hashes on native 64-bit words and is used where it loads; this is the path
  * where it does not (an engine without WebAssembly, a Content-Security-Policy without 'wasm-unsafe-eval') and for
  * values longer than the kernel's window.
  *

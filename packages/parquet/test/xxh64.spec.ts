@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { xxh64Hasher } from '../../src/wasm/xxh64-instance.js';
-import { xxh64Into } from '../../src/xxh64.js';
+import { setKernelBackend } from '../../core/src/kernel/backend.js';
+import { SplitBlockBloomFilter } from '../src/index.js';
+import { xxh64Hasher } from '../src/xxh64-hasher.js';
+import { xxh64Into } from '../src/xxh64-words.js';
 
 const RUNS = Number(process.env.BLOOMKIT_FUZZ_RUNS ?? 2000);
 
@@ -88,5 +90,32 @@ describe('XXH64', () => {
     values.forEach((_, j) => {
       expect(hex(batch!.hashes.subarray(2 * j, 2 * j + 2))).toBe(VECTORS[j]![1]);
     });
+  });
+
+  it("follows core's switch: forced to JavaScript, no kernel, the same hashes and the same filter bytes", () => {
+    const values = Array.from({ length: 5000 }, (_, i) => `https://example.com/${i}/é`);
+    const ints = Array.from({ length: 3000 }, (_, i) => BigInt(i) * 7919n);
+    const build = () => {
+      const text = SplitBlockBloomFilter.create(5000, 0.01);
+      text.addAll(values);
+      const numbers = SplitBlockBloomFilter.create(3000, 0.01, { type: 'INT64' });
+      numbers.addAll(ints);
+      return [text.serialize(), numbers.serialize(), text.hasMany(values.slice(0, 100))];
+    };
+    expect(xxh64Hasher().batch).toBeDefined();
+    const onKernel = build();
+    const restore = setKernelBackend('javascript');
+    try {
+      expect(xxh64Hasher().batch).toBeUndefined();
+      const other = new Uint32Array(2);
+      xxh64Hasher().text(values[7]!, other);
+      const bytes = new TextEncoder().encode(values[7]!);
+      xxh64Into(bytes, 0, bytes.length, out);
+      expect(hex(other)).toBe(hex(out));
+      expect(build()).toEqual(onKernel);
+    } finally {
+      setKernelBackend(restore);
+    }
+    expect(xxh64Hasher().batch).toBeDefined();
   });
 });

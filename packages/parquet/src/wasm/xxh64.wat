@@ -1,8 +1,8 @@
 ;; XXH64 with seed 0 (Yann Collet's xxHash, doc/xxhash_spec.md) of one value or of many in one call, on native
 ;; 64-bit integers: the hash Parquet's split-block Bloom filters take of a value's plain bytes. The same hashes as
-;; @bloomkit/parquet's xxh64 (test/wasm/xxh64-instance.spec.ts checks them against the published vectors).
+;; @bloomkit/parquet's xxh64 (test/xxh64.spec.ts checks them against the published vectors).
 ;;
-;; Memory (4 pages, 256 KiB), laid out by the caller (xxh64-instance.ts):
+;; Memory (4 pages, 256 KiB), laid out by the caller (xxh64-hasher.ts):
 ;;   [0, 4096)          starts: value j begins at byte starts[j], j < n ≤ 1024;
 ;;   [4096, 8192)       ends: value j ends before byte ends[j];
 ;;   [8192, 16384)      the hashes: value j's 64-bit hash at 8192 + 8·j, little-endian;
