@@ -1,34 +1,29 @@
 import { BATCH_KEYS, batchHashes, hashBatch } from './batch-hash.js';
 import { InvalidArgumentError } from './errors.js';
 import { KernelChoice } from './kernel/backend.js';
-import {
-  bitKernelFor,
-  KERNEL_SHIFT,
-  runKernelBatch,
-  TOUCH_FROM_BYTES,
-  touchFirstSlots,
-} from './kernel/bit-kernels.js';
-import { blockedSlots, strideSlots } from './kernel/slot-loops.js';
+import { bitKernelFor, KERNEL_SHIFT } from './kernel/bit-kernels.js';
+import { LoopKernel } from './kernel/loop-kernel.js';
 import type { Key } from './key.js';
 import type { KindRecord } from './kinds.js';
 import { hashInto } from './murmur3.js';
 import { NARROW_LIMIT, narrowScale } from './narrow.js';
-import { derivePositions, type Geometry } from './positions.js';
+import type { Geometry } from './positions.js';
 import type { ResolvedShape, ResolvedState } from './shape.js';
 import type { FilterStore } from './storage.js';
 import { checkHashBatch, keyList } from './validate.js';
 import type { BatchKernel } from './wasm/kernel-memory.js';
 
-/** hasMany's answers from a kernel, a batch at a time. */
-const kernelAnswers = new Uint8Array(BATCH_KEYS);
+/** hasMany's answers from the batch kernel, a batch at a time. */
+const batchAnswers = new Uint8Array(BATCH_KEYS);
 
 /**
  * A single filter's state and its slots: the shape, the store, the count, and `add`/`has` for one key or a batch.
  * A key is hashed once (murmur3.ts); its k slots follow from the kind's layout (positions.ts) and are marked or
- * read by its layout family's loop (kernel/slot-loops.ts: every range up to 2^32, so every filter up to 512 MiB, or
- * slices up to that; wider ranges through {@link derivePositions}). Batches run on the filter's WebAssembly kernel
- * when it has one (kernel/bit-kernels.ts, chosen once and obeying the one switch of kernel/backend.ts), else on the
- * same loops after a touch pass. Nothing is allocated per key. {@link BloomEngine} adds the set algebra and bytes.
+ * read by its layout family's loop (kernel/loop-kernel.ts over kernel/slot-loops.ts: every range up to 2^32, so
+ * every filter up to 512 MiB, or slices up to that; wider ranges through `derivePositions`). A batch is one call
+ * to the filter's batch kernel: its WebAssembly kernel when it has one (kernel/bit-kernels.ts, chosen once and
+ * obeying the one switch of kernel/backend.ts), else the same loops as a kernel. Nothing is allocated per key.
+ * {@link BloomEngine} adds the set algebra and bytes.
  */
 export class SlotEngine<S extends FilterStore<S>> {
   /** m: the filter's bits (its counters, for counting). */
@@ -49,17 +44,12 @@ export class SlotEngine<S extends FilterStore<S>> {
   protected counted: number;
   /** Where positions fall (FORMAT.md §5), from the layout: offsets in [0, range), interval i at i·stride. */
   protected readonly geometry: Geometry;
-  private readonly stride: number;
-  /** σ = range × 2^-32 for the narrow reduction (narrow.ts). */
-  private readonly scale: number;
-  /** Blocked geometry: blocks × 2^-32 (0 when there is one block) and the bits per block. */
-  private readonly blockScale: number;
-  private readonly blockBits: number;
   /**
-   * Blocked one-page bit stores whose blocks are a power of two: 32 − log2(B), the shift of kernel/slot-loops.ts's
-   * blocked loop; 0 on the other paths.
+   * The two layout numbers a batch kernel's entries take (blocked: the block scale and the shift of an offset in a
+   * block; else the reduction's scale and the stride between slices).
    */
-  private readonly blockShift: number;
+  private readonly kernelScale: number;
+  private readonly kernelStep: number;
   /**
    * The batch kernel over this filter's bits or counters, when they live in a kernel memory (new-bit-array.ts,
    * new-counter-array.ts; kernel/bit-kernels.ts says which). Measured on 10^6 flat URL keys, one process,
@@ -68,22 +58,10 @@ export class SlotEngine<S extends FilterStore<S>> {
    * 9.24 / 8.99 (hits / misses) against 5.62 / 6.53.
    */
   private readonly kernel: KernelChoice<BatchKernel>;
-  /** What the touch pass read: written so its loads are kept, never read. */
-  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: a sink for the touch pass's loads
-  private touched = 0;
-  private readonly narrow: boolean;
-  /**
-   * A one-page bit store's bytes, which the narrow loops read and write directly (bit i is bit i & 7 of byte
-   * i >>> 3); undefined for counters and paged bits, which go through `store.mark` and `store.get`. Measured on 10^6
-   * URL keys: the direct path is 5–8% faster than a method call per position.
-   */
-  private readonly bitBytes: Uint8Array | undefined;
-  /** A one-page store of 4-bit counters' bytes, which the stride loop increments and reads directly; else undefined. */
-  private readonly nibbleBytes: Uint8Array | undefined;
+  /** The JavaScript loops: every single-key add and has, and the batches without a WebAssembly kernel. */
+  private readonly loops: LoopKernel;
   /** h1..h4 of the key being added or looked up. */
   private readonly hash = new Int32Array(4);
-  /** Positions for the wide path (range > 2^32), allocated on first use. */
-  private wide: Float64Array | undefined;
   private readonly addWhere: string;
   private readonly hasWhere: string;
   /** The file this filter works on in place (read with `copy: false` from one array), else undefined. */
@@ -105,30 +83,40 @@ export class SlotEngine<S extends FilterStore<S>> {
     this.fpr = state.fpr;
     const geometry = kind.layout.geometry(shape.bits, shape.hashes);
     this.geometry = geometry;
-    this.stride = geometry.stride;
-    this.scale = narrowScale(geometry.range);
+    const scale = narrowScale(geometry.range);
     const blocks = geometry.blocks ?? 1;
-    this.blockScale = blocks > 1 ? narrowScale(blocks) : 0;
-    this.blockBits = geometry.range;
-    this.blockShift =
+    const blockScale = blocks > 1 ? narrowScale(blocks) : 0;
+    const blockShift =
       blocks > 1 && store.bitBytes !== undefined && Number.isInteger(Math.log2(geometry.range))
         ? 32 - Math.log2(geometry.range)
         : 0;
-    this.narrow = geometry.range <= NARROW_LIMIT;
-    this.bitBytes = store.bitBytes;
-    this.nibbleBytes = store.nibbleBytes;
+    const narrow = geometry.range <= NARROW_LIMIT;
+    const blocked = blockShift === KERNEL_SHIFT;
+    this.kernelScale = blocked ? blockScale : scale;
+    this.kernelStep = blocked ? blockShift : geometry.stride;
     this.addWhere = `${kind.className}.add`;
     this.hasWhere = `${kind.className}.has`;
     this.inPlace = state.inPlace;
+    this.loops = new LoopKernel({
+      store: store as FilterStore<unknown>,
+      geometry,
+      hashes: shape.hashes,
+      scale,
+      stride: geometry.stride,
+      blockScale,
+      blockBits: geometry.range,
+      blockShift,
+      narrow,
+    });
     this.kernel = new KernelChoice(() =>
       bitKernelFor({
         bitBytes: store.bitBytes,
         counterBits: store.counterBits,
         pages: store.pages,
         hashes: shape.hashes,
-        narrow: this.narrow,
-        blockScale: this.blockScale,
-        blockShift: this.blockShift,
+        narrow,
+        blockScale,
+        blockShift,
       }),
     );
   }
@@ -196,30 +184,13 @@ export class SlotEngine<S extends FilterStore<S>> {
   /** `hasHash` for a batch of keys already hashed (see {@link addHashes}): `answers[j]` is 1 when key j may be in. */
   hasHashes(hashes: Int32Array, count: number, answers: Uint8Array): void {
     checkHashBatch(`${this.kind.className}.hasHashes`, hashes, count, answers, true);
-    const kernel = this.kernel.get();
-    if (kernel !== null) {
-      this.kernelBatch(kernel, hashes, count, false, answers);
-      return;
-    }
-    this.touch(hashes, count);
-    for (let j = 0; j < count; j++) answers[j] = this.probeAt(hashes, j * 4) ? 1 : 0;
+    this.batch(hashes, count, false, answers);
   }
 
   /** Touches, then marks, `count` hashed keys in order; answers as {@link addHashes}. */
   private markBatch(hashes: Int32Array, count: number, answers: Uint8Array | undefined): number {
-    const kernel = this.kernel.get();
-    if (kernel !== null) {
-      const added = this.kernelBatch(kernel, hashes, count, true, answers);
-      this.counted = Math.min(Number.MAX_SAFE_INTEGER, this.counted + added);
-      return added;
-    }
-    this.touch(hashes, count);
-    let added = 0;
-    for (let j = 0; j < count; j++) {
-      const fresh = this.markAt(hashes, j * 4);
-      if (fresh) added++;
-      if (answers !== undefined) answers[j] = fresh ? 1 : 0;
-    }
+    const added = this.batch(hashes, count, true, answers);
+    this.counted = Math.min(Number.MAX_SAFE_INTEGER, this.counted + added);
     return added;
   }
 
@@ -229,124 +200,31 @@ export class SlotEngine<S extends FilterStore<S>> {
     const out = new Array<boolean>(list.length);
     for (let start = 0; start < list.length; ) {
       const count = hashBatch(list, start, this.seed, this.hasWhere);
-      const hashes = batchHashes();
-      const kernel = this.kernel.get();
-      if (kernel !== null) {
-        this.kernelBatch(kernel, hashes, count, false, kernelAnswers);
-        for (let j = 0; j < count; j++) out[start + j] = kernelAnswers[j] === 1;
-      } else {
-        this.touch(hashes, count);
-        for (let j = 0; j < count; j++) out[start + j] = this.probeAt(hashes, j * 4);
-      }
+      this.batch(batchHashes(), count, false, batchAnswers);
+      for (let j = 0; j < count; j++) out[start + j] = batchAnswers[j] === 1;
       start += count;
     }
     return out;
   }
 
-  /** {@link runKernelBatch} with this filter's layout numbers. */
-  private kernelBatch(
-    kernel: BatchKernel,
-    hashes: Int32Array,
-    count: number,
-    mark: boolean,
-    answers: Uint8Array | undefined,
-  ): number {
-    const blocked = this.blockShift === KERNEL_SHIFT;
-    const scale = blocked ? this.blockScale : this.scale;
-    const step = blocked ? this.blockShift : this.stride;
-    return runKernelBatch(kernel, hashes, count, mark, answers, scale, step, this.hashes);
-  }
-
-  /** The touch pass (kernel/bit-kernels.ts) before a batch on the loops: one page of bits from its threshold. */
-  private touch(hashes: Int32Array, count: number): void {
-    const bytes = this.bitBytes;
-    if (bytes === undefined || !this.narrow || bytes.length < TOUCH_FROM_BYTES) return;
-    this.touched = touchFirstSlots(bytes, hashes, count, this.scale, this.blockScale, this.blockBits);
+  /**
+   * Marks or probes a batch of hashed keys on the filter's batch kernel (WebAssembly while the switch allows and
+   * it has one, else its loops); answers and count as {@link BatchKernel.run}.
+   */
+  private batch(hashes: Int32Array, count: number, mark: boolean, answers: Uint8Array | undefined): number {
+    const kernel = this.kernel.get() ?? this.loops;
+    return kernel.run(hashes, count, mark, answers, this.kernelScale, this.kernelStep, this.hashes);
   }
 
   /** Marks the k slots of the key whose h1..h4 are `hash[at .. at + 3]`; true (and `count` + 1) when one was empty. */
   private markAt(hash: Int32Array, at: number): boolean {
-    const fresh =
-      this.blockShift !== 0
-        ? blockedSlots(
-            this.bitBytes!,
-            hash,
-            at,
-            this.hashes,
-            this.blockShift,
-            this.blockScale,
-            this.blockBits >>> 3,
-            true,
-          )
-        : this.narrow
-          ? strideSlots(
-              this.bitBytes,
-              this.nibbleBytes,
-              this.store,
-              hash,
-              at,
-              this.hashes,
-              this.scale,
-              this.stride,
-              this.blockScale,
-              this.blockBits,
-              true,
-            )
-          : this.markWide(hash, at);
-    if (fresh === 0) return false;
+    if (!this.loops.markKey(hash, at)) return false;
     if (this.counted < Number.MAX_SAFE_INTEGER) this.counted++;
     return true;
   }
 
-  /** True when all k slots of the key whose h1..h4 are `hash[at .. at + 3]` are set; stops at the first empty one. */
+  /** True when all k slots of the key whose h1..h4 are `hash[at .. at + 3]` are set. */
   private probeAt(hash: Int32Array, at: number): boolean {
-    if (this.blockShift !== 0) {
-      return (
-        blockedSlots(
-          this.bitBytes!,
-          hash,
-          at,
-          this.hashes,
-          this.blockShift,
-          this.blockScale,
-          this.blockBits >>> 3,
-          false,
-        ) !== 0
-      );
-    }
-    if (this.narrow) {
-      return (
-        strideSlots(
-          this.bitBytes,
-          this.nibbleBytes,
-          this.store,
-          hash,
-          at,
-          this.hashes,
-          this.scale,
-          this.stride,
-          this.blockScale,
-          this.blockBits,
-          false,
-        ) !== 0
-      );
-    }
-    const positions = this.widePositions(hash, at);
-    for (let i = 0; i < this.hashes; i++) if (!this.store.get(positions[i]!)) return false;
-    return true;
-  }
-
-  /** The wide path's marks (range > 2^32: positions from {@link derivePositions}); non-zero when one was empty. */
-  private markWide(hash: Int32Array, at: number): number {
-    const positions = this.widePositions(hash, at);
-    let fresh = 0;
-    for (let i = 0; i < this.hashes; i++) fresh |= this.store.mark(positions[i]!);
-    return fresh;
-  }
-
-  private widePositions(hash: Int32Array, at: number): Float64Array {
-    if (this.wide === undefined) this.wide = new Float64Array(this.hashes);
-    derivePositions(at === 0 ? hash : hash.subarray(at, at + 4), this.geometry, this.hashes, this.wide, 0);
-    return this.wide;
+    return this.loops.probeKey(hash, at);
   }
 }

@@ -5,7 +5,7 @@ import { counterKernel, strideKernel } from '../wasm/stride-instance.js';
 
 /**
  * Batches of hashed keys on the bit and counter kernels (wasm/blocked.wat, wasm/stride.wat): which kernel a single
- * filter's store gets, and one batch run on it; and the touch pass the JavaScript loops run before a batch.
+ * filter's store gets; and the touch pass the JavaScript loops (loop-kernel.ts) run before a batch.
  */
 
 /** The blocked kernel's block: 512 bits, so a slot's offset in its block is p(i) >>> (32 − 9). */
@@ -13,7 +13,7 @@ export const KERNEL_SHIFT = 23;
 
 /**
  * Bytes of bits from which a batch on the JavaScript loops touches its keys' lines before marking or probing them
- * (the WebAssembly kernel always does: see {@link runKernelBatch}). Below, the lines are in cache or near it and the
+ * (the WebAssembly kernel always does: see `run` in wasm/kernel-memory.ts). Below, the lines are in cache or near it and the
  * extra loads cost about what they save. Measured with blocked filters, addAll/hasMany in batches of 4,096 URL
  * keys, touch forced on and off in one build: 10^6 keys (1.2 MB) 8.4/9.7 and 5.4/6.3 M/s on, 8.8/9.4 and 8.1/8.1
  * off; 10^7 keys (12 MB) 4.5/4.2 on, 3.5/3.5 off.
@@ -52,37 +52,6 @@ export function bitKernelFor(target: KernelTarget): BatchKernel | undefined {
     return counterKernel(target.pages[0]!, target.hashes, target.counterBits);
   }
   return undefined;
-}
-
-/**
- * Marks (or probes) `count` hashed keys with `kernel`, in order, `keysPerCall` a call: copies their words into the
- * kernel's memory, runs it, copies its answers to `answers` when given. Returns how many keys were new (or present).
- * `scale` and `step` are the layout's two numbers the entries take (blocked: the block scale and the shift; else
- * the reduction's scale and the stride between slices).
- *
- * The kernel touches every key's lines first, at any size: it computes all the batch's blocks (or positions), then
- * reads them in a loop of loads alone. Blocked: ~12 ns a key from 320 KiB to 19 MiB of bits, where marking without
- * it waits on each line (random hashes, k = 10, ns a key touched/not: 320 KiB 33/35, 1.3 MiB 38/47, 4 MiB 39/112).
- */
-export function runKernelBatch(
-  kernel: BatchKernel,
-  hashes: Int32Array,
-  count: number,
-  mark: boolean,
-  answers: Uint8Array | undefined,
-  scale: number,
-  step: number,
-  k: number,
-): number {
-  const most = kernel.keysPerCall;
-  let total = 0;
-  for (let done = 0; done < count; done += most) {
-    const n = Math.min(most, count - done);
-    kernel.hashes.set(hashes.subarray(done * 4, (done + n) * 4));
-    total += mark ? kernel.mark(n, scale, step, k) : kernel.probe(n, scale, step, k);
-    if (answers !== undefined) answers.set(kernel.answers.subarray(0, n), done);
-  }
-  return total;
 }
 
 /**
