@@ -77,8 +77,9 @@ interface Options {
   from: string | undefined;
 }
 
-export function parseArgs(argv: readonly string[]): Options {
-  const options: Options = {
+/** The options of a run with no flags. */
+function defaultOptions(): Options {
+  return {
     help: false,
     narrowed: false,
     publish: false,
@@ -101,6 +102,26 @@ export function parseArgs(argv: readonly string[]): Options {
     jobs: undefined,
     from: undefined,
   };
+}
+
+/** The command line's options, each checked (an Error names the flag and what it takes). */
+export function parseArgs(argv: readonly string[]): Options {
+  const options = readFlags(argv);
+  checkOptions(options);
+  if (options.out === '') {
+    const dir = options.publish
+      ? '../results/'
+      : options.narrowed
+        ? '../results/partial/'
+        : '../results/latest/';
+    options.out = fileURLToPath(new URL(dir, import.meta.url));
+  }
+  return options;
+}
+
+/** The flags read into options, unchecked but for a missing value or an unknown flag. */
+function readFlags(argv: readonly string[]): Options {
+  const options = defaultOptions();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => {
@@ -148,6 +169,11 @@ export function parseArgs(argv: readonly string[]): Options {
     else if (arg === '--') continue;
     else throw new Error(`unknown option ${arg} (pnpm bench --help lists them)`);
   }
+  return options;
+}
+
+/** Throws an Error naming the first option out of its range. */
+function checkOptions(options: Options): void {
   const unknown = (options.only ?? []).filter((id) => !CONTENDERS.some((c) => c.id === id));
   if (unknown.length > 0) {
     throw new Error(
@@ -165,14 +191,6 @@ export function parseArgs(argv: readonly string[]): Options {
     throw new Error(
       '--publish writes the committed results of a whole run: not with --out, --only, --sizes, --reps, --keys, --fpr or --jobs',
     );
-  }
-  if (options.out === '') {
-    const dir = options.publish
-      ? '../results/'
-      : options.narrowed
-        ? '../results/partial/'
-        : '../results/latest/';
-    options.out = fileURLToPath(new URL(dir, import.meta.url));
   }
   if (options.dedup !== undefined && !(Number.isInteger(options.dedup) && options.dedup >= 1000)) {
     throw new Error(`--dedup takes a line count of at least 1000 such as 1e7, got ${options.dedup}`);
@@ -195,7 +213,6 @@ export function parseArgs(argv: readonly string[]): Options {
   if (options.jobs !== undefined && !(Number.isInteger(options.jobs) && options.jobs >= 1)) {
     throw new Error('--jobs must be a positive integer');
   }
-  return options;
 }
 
 function machine(): string {

@@ -1,4 +1,4 @@
-import { type BenchKey, contenderById, type Instance, prepareKeys } from './contenders.js';
+import { type BenchKey, type Contender, contenderById, type Instance, prepareKeys } from './contenders.js';
 import type { Job, Measurement } from './job.js';
 import { makeKeys } from './keys.js';
 import { meanMs, timed } from './timing.js';
@@ -54,23 +54,7 @@ export async function measure(job: Job): Promise<Measurement> {
 
   // The keys' making left its garbage (at 10^7, GBs): collected now, and swept during the warm-up.
   settle();
-  // Warm-up on a separate, smaller instance.
-  const warmCount = Math.min(job.n, 20_000);
-  const warm = build(warmCount, job.fpr);
-  timed(present.slice(0, warmCount), job.probeBudgetMs, (k) => warm.add(k));
-  timed(present.slice(0, warmCount), job.probeBudgetMs, (k) => warm.has(k));
-  timed(absent.slice(0, warmCount), job.probeBudgetMs, (k) => warm.has(k));
-  warm.hasMany?.(present.slice(0, 1024));
-  warm.addAll?.(present.slice(0, 1024));
-  // Serialize and deserialize too, so that the timed calls run optimized code (a 12 MB filter serializes once or
-  // twice in the 50 ms window: unwarmed, that measured the interpreter).
-  if (warm.serialize !== undefined) {
-    for (let i = 0; i < 30; i++) {
-      const data = warm.serialize();
-      warm.deserialize?.(data, false);
-      if (contender.library === 'bloomkit') warm.deserialize?.(data, true);
-    }
-  }
+  warmUp(contender, build, job, present, absent);
 
   const before = measureHeap ? usedBytes() : 0;
   const instance = early ?? build(job.n, job.fpr);
@@ -81,24 +65,7 @@ export async function measure(job: Job): Promise<Measurement> {
 
   const hits = timed(present.slice(0, added), job.probeBudgetMs, (k) => instance.has(k));
   const misses = timed(absent, job.probeBudgetMs, (k) => instance.has(k));
-  // The batch entries are warmed on filters of the measured size, untimed, as the single-key ones are on the small
-  // warm-up filter: a bloomkit filter's batch kernel exists only from 256 KiB of bits, so the warm-up filter (20,000
-  // keys, 24 KB) never ran it, and a cold first pass timed its first calls in the interpreter (blocked hasMany
-  // 9.6 M/s cold against 14–15 steady at 10^6).
-  let batchHasOps: number | null = null;
-  if (instance.hasMany !== undefined) {
-    const batches = queryBatches(present, absent);
-    settle();
-    batchRate(instance.hasMany, batches, WARM_MS);
-    batchHasOps = batchRate(instance.hasMany, batches, job.probeBudgetMs);
-  }
-  let batchAddOps: number | null = null;
-  if (instance.addAll !== undefined) {
-    const batches = addBatches(present);
-    settle();
-    batchAddRate(build(job.n, job.fpr), batches, WARM_MS);
-    batchAddOps = batchAddRate(build(job.n, job.fpr), batches, job.fillBudgetMs);
-  }
+  const { batchHasOps, batchAddOps } = batchRates(instance, build, job, present, absent);
   const absentProbed = misses.done;
   // The keys are done with: let them go before timing serialize, whose allocations would otherwise make every
   // major GC mark millions of live key strings (that measured the GC, at a quarter of the real speed).
@@ -106,28 +73,11 @@ export async function measure(job: Job): Promise<Measurement> {
   absent = [];
   settle();
 
-  let serializedBytes: number | null = null;
-  let serializeMBps: number | null = null;
-  let deserializeMs: number | null = null;
-  let deserializeInPlaceMs: number | null = null;
-  if (instance.serialize !== undefined && !capped) {
-    const serialize = instance.serialize;
-    const data = serialize();
-    serializedBytes = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
-    // Serialize (and deserialize with a copy) allocate a new array per call, and the first calls of a process pay
-    // for fresh memory: the allocator maps new pages and faults them in until V8 has collected a few of the old
-    // arrays and the allocator reuses their blocks. For a 1.2 MB filter that measured 2–4 ms a call over the first
-    // ~60 calls, then 1.1 ms (a probe replaying this worker). A 50 ms window right after the fill timed mostly that
-    // (0.25–0.38 GB/s): the rates here are the steady ones, after untimed calls, as every rate of this bench is.
-    meanMs(serialize, WARM_MS);
-    serializeMBps = serializedBytes / 1e6 / (meanMs(serialize, 200) / 1000);
-    if (instance.deserialize !== undefined) {
-      const deserialize = instance.deserialize;
-      meanMs(() => deserialize(data, false), WARM_MS);
-      deserializeMs = meanMs(() => deserialize(data, false), 50);
-      if (contender.library === 'bloomkit') deserializeInPlaceMs = meanMs(() => deserialize(data, true), 50);
-    }
-  }
+  const { serializedBytes, serializeMBps, deserializeMs, deserializeInPlaceMs } = fileRates(
+    contender,
+    instance,
+    capped,
+  );
 
   const nominal = instance.nominalBits();
   const predicted = instance.predictedFpr(added);
@@ -152,6 +102,100 @@ export async function measure(job: Job): Promise<Measurement> {
     deserializeMs,
     deserializeInPlaceMs,
   };
+}
+
+/** How a contender makes an instance for n keys at rate fpr. */
+type Build = (n: number, fpr: number) => Instance;
+
+/** Untimed calls of every entry on a separate, smaller instance, so the timed ones run optimized code. */
+function warmUp(
+  contender: Contender,
+  build: Build,
+  job: Job,
+  present: readonly BenchKey[],
+  absent: readonly BenchKey[],
+): void {
+  const warmCount = Math.min(job.n, 20_000);
+  const warm = build(warmCount, job.fpr);
+  timed(present.slice(0, warmCount), job.probeBudgetMs, (k) => warm.add(k));
+  timed(present.slice(0, warmCount), job.probeBudgetMs, (k) => warm.has(k));
+  timed(absent.slice(0, warmCount), job.probeBudgetMs, (k) => warm.has(k));
+  warm.hasMany?.(present.slice(0, 1024));
+  warm.addAll?.(present.slice(0, 1024));
+  // Serialize and deserialize too, so that the timed calls run optimized code (a 12 MB filter serializes once or
+  // twice in the 50 ms window: unwarmed, that measured the interpreter).
+  if (warm.serialize !== undefined) {
+    for (let i = 0; i < 30; i++) {
+      const data = warm.serialize();
+      warm.deserialize?.(data, false);
+      if (contender.library === 'bloomkit') warm.deserialize?.(data, true);
+    }
+  }
+}
+
+/** The batch entries' rates (null where the contender has none). */
+function batchRates(
+  instance: Instance,
+  build: Build,
+  job: Job,
+  present: readonly BenchKey[],
+  absent: readonly BenchKey[],
+): { batchHasOps: number | null; batchAddOps: number | null } {
+  // The batch entries are warmed on filters of the measured size, untimed, as the single-key ones are on the small
+  // warm-up filter: a bloomkit filter's batch kernel exists only from 256 KiB of bits, so the warm-up filter (20,000
+  // keys, 24 KB) never ran it, and a cold first pass timed its first calls in the interpreter (blocked hasMany
+  // 9.6 M/s cold against 14–15 steady at 10^6).
+  let batchHasOps: number | null = null;
+  if (instance.hasMany !== undefined) {
+    const batches = queryBatches(present, absent);
+    settle();
+    batchRate(instance.hasMany, batches, WARM_MS);
+    batchHasOps = batchRate(instance.hasMany, batches, job.probeBudgetMs);
+  }
+  let batchAddOps: number | null = null;
+  if (instance.addAll !== undefined) {
+    const batches = addBatches(present);
+    settle();
+    batchAddRate(build(job.n, job.fpr), batches, WARM_MS);
+    batchAddOps = batchAddRate(build(job.n, job.fpr), batches, job.fillBudgetMs);
+  }
+  return { batchHasOps, batchAddOps };
+}
+
+/** Serialize and deserialize, timed after untimed calls (null where the contender has none, or the fill capped). */
+function fileRates(
+  contender: Contender,
+  instance: Instance,
+  capped: boolean,
+): {
+  serializedBytes: number | null;
+  serializeMBps: number | null;
+  deserializeMs: number | null;
+  deserializeInPlaceMs: number | null;
+} {
+  let serializedBytes: number | null = null;
+  let serializeMBps: number | null = null;
+  let deserializeMs: number | null = null;
+  let deserializeInPlaceMs: number | null = null;
+  if (instance.serialize !== undefined && !capped) {
+    const serialize = instance.serialize;
+    const data = serialize();
+    serializedBytes = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+    // Serialize (and deserialize with a copy) allocate a new array per call, and the first calls of a process pay
+    // for fresh memory: the allocator maps new pages and faults them in until V8 has collected a few of the old
+    // arrays and the allocator reuses their blocks. For a 1.2 MB filter that measured 2–4 ms a call over the first
+    // ~60 calls, then 1.1 ms (a probe replaying this worker). A 50 ms window right after the fill timed mostly that
+    // (0.25–0.38 GB/s): the rates here are the steady ones, after untimed calls, as every rate of this bench is.
+    meanMs(serialize, WARM_MS);
+    serializeMBps = serializedBytes / 1e6 / (meanMs(serialize, 200) / 1000);
+    if (instance.deserialize !== undefined) {
+      const deserialize = instance.deserialize;
+      meanMs(() => deserialize(data, false), WARM_MS);
+      deserializeMs = meanMs(() => deserialize(data, false), 50);
+      if (contender.library === 'bloomkit') deserializeInPlaceMs = meanMs(() => deserialize(data, true), 50);
+    }
+  }
+  return { serializedBytes, serializeMBps, deserializeMs, deserializeInPlaceMs };
 }
 
 /** The present keys in batches of 4,096, for addAll. */

@@ -61,9 +61,14 @@ export class BitStore implements Store {
   /** The share of keys the last lookup of more than one command answered present ({@link ONE_PHASE_SHARE}). */
   private presentShare = 0;
 
+  /**
+   * `sharded`: the blocked layout's bits cut into shards of whole blocks, one string each (the shards family), else
+   * one string (the bits family).
+   */
   constructor(
     private readonly context: StoreContext,
     private readonly counter: Counter,
+    private readonly sharded: boolean,
   ) {
     const { params } = context;
     this.kind = redisKind(params.kind)!;
@@ -74,10 +79,6 @@ export class BitStore implements Store {
   /** The shard a key's positions fall in (a key's k positions share one block, so one shard); 0 unsharded. */
   private shardOf(positions: ArrayLike<number>): number {
     return this.sharded ? Math.floor(positions[0]! / this.shardBits) : 0;
-  }
-
-  private get sharded(): boolean {
-    return this.kind.storage === 'shards';
   }
 
   /** Bytes of each string, in payload order. */

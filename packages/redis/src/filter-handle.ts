@@ -5,15 +5,14 @@ import { chunksOf, type FileChunk, parseCursor } from './chunks.js';
 import { type RedisClient, runScript, script } from './client.js';
 import { CounterStore } from './counter-store.js';
 import { filterGone } from './errors.js';
+import { FAMILIES, type StorageFamily } from './families/index.js';
 import { type FilterKeys, filterKeys } from './keys.js';
-import { type RedisStorage, redisKind } from './kinds.js';
+import { redisKind } from './kinds.js';
 import type { LocalFilter } from './local.js';
 import { DROP_META } from './lua/drop-meta.js';
 import { checkCount, type RedisFilterParams } from './params.js';
-import { ScalableStore } from './scalable-store.js';
-import { Counter, type Store, type StoreContext } from './store.js';
+import { Counter, type Store } from './store.js';
 import type { WindowClock } from './window-clock.js';
-import { WindowStore } from './window-store.js';
 
 const DROP_META_SCRIPT = script(DROP_META);
 
@@ -34,17 +33,6 @@ export interface RedisFilterInfo extends RedisFilterParams {
   /** Exception keys listed (0 for a filter without exceptions). */
   readonly exceptionCount: number;
 }
-
-/** The store of each storage family (kinds.ts says which family a kind is and what each holds). */
-const STORES: Readonly<
-  Record<RedisStorage, (context: StoreContext, counter: Counter, clock: WindowClock) => Store>
-> = {
-  bits: (context, counter) => new BitStore(context, counter),
-  shards: (context, counter) => new BitStore(context, counter),
-  counters: (context, counter) => new CounterStore(context, counter),
-  chain: (context) => new ScalableStore(context),
-  ring: (context, _counter, clock) => new WindowStore(context, clock),
-};
 
 /**
  * A handle on one filter in Redis: what is done to it once it is open (adds, lookups, deletes, exceptions, count,
@@ -67,7 +55,9 @@ export class FilterHandle {
   readonly fpr: number | null;
   /** The filter's Redis keys (its meta hash, its generation's storage). */
   protected readonly keys: FilterKeys;
-  /** The filter's storage family (the table {@link STORES}). */
+  /** The filter's storage family (families/), whose store holds it. */
+  protected readonly family: StorageFamily;
+  /** The store of the filter's family. */
   protected readonly store: Store;
   /** The filter's count in its meta hash. */
   protected readonly counter: Counter;
@@ -91,7 +81,8 @@ export class FilterHandle {
     this.keys = filterKeys(name, generation);
     const context = { client, name, keys: this.keys, params, generation };
     this.counter = new Counter(client, this.keys.meta, generation, name);
-    this.store = STORES[redisKind(params.kind)!.storage](context, this.counter, clock);
+    this.family = FAMILIES[redisKind(params.kind)!.storage];
+    this.store = this.family.open(context, this.counter, clock);
   }
 
   /** Test-and-add: true when `key` was new. Atomic: of N clients adding one new key at once, exactly one gets true. */
@@ -231,7 +222,7 @@ export class FilterHandle {
       name: this.name,
       ...this.params,
       count,
-      filters: this.kind === 'scalable' ? keys.length : 1,
+      filters: this.family.filters(keys),
       bytes: lengths.reduce((a, b) => a + b, 0),
       keys,
       ttl: ttl >= 0 ? ttl : null,

@@ -2,9 +2,10 @@ import { FormatError, MAX_HASHES } from '@bloomkit/core';
 import { MAX_SUB_FILTERS } from '@bloomkit/scalable';
 import { MAX_STRING_BITS } from './bytes.js';
 import { type ChainShape, encodeChainShapes } from './chain-shapes.js';
+import { FAMILIES } from './families/index.js';
 import { metaKey } from './keys.js';
 import { redisKind, redisKindNames } from './kinds.js';
-import { FAMILY_DECODERS, MAX_SHARDS, MetaFields } from './meta-fields.js';
+import { MAX_SHARDS, MetaFields } from './meta-fields.js';
 
 export { MAX_STRING_BITS };
 
@@ -116,16 +117,17 @@ export function decodeParams(where: string, name: string, fields: Record<string,
   const hashes = meta.int('hashes', 1, MAX_HASHES);
   // Absent in a hash written before exceptions existed: none.
   const exceptions = fields.exceptions === undefined ? false : meta.int('exceptions', 0, 1) === 1;
-  if (exceptions && storage !== 'bits' && storage !== 'shards') {
+  const family = FAMILIES[storage];
+  if (exceptions && !family.exceptions) {
     throw meta.bad('exceptions', `0 for a ${kind} filter (exceptions live beside bits)`);
   }
-  const sized = fields.capacity !== '' || fields.fpr !== '';
-  const capacity = sized || storage === 'chain' ? meta.int('capacity', 1, Number.MAX_SAFE_INTEGER) : null;
-  const fpr = sized || storage === 'chain' ? meta.rate('fpr') : null;
+  const sized = fields.capacity !== '' || fields.fpr !== '' || family.alwaysSized;
+  const capacity = sized ? meta.int('capacity', 1, Number.MAX_SAFE_INTEGER) : null;
+  const fpr = sized ? meta.rate('fpr') : null;
   // Absent in a hash written before windows existed: 0.
   const duration = fields.duration === undefined ? 0 : meta.int('duration', 0, Number.MAX_SAFE_INTEGER);
-  if (duration !== 0 && storage !== 'ring') throw meta.bad('duration', `0 for a ${kind} filter`);
-  return FAMILY_DECODERS[storage](meta, { kind, seed, hashes, capacity, fpr, exceptions, duration }, record);
+  if (duration !== 0 && !family.timed) throw meta.bad('duration', `0 for a ${kind} filter`);
+  return family.decode(meta, { kind, seed, hashes, capacity, fpr, exceptions, duration }, record);
 }
 
 export { MAX_SHARDS };

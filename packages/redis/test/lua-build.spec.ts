@@ -5,6 +5,7 @@ import { MAX_CLOCK_MS, MAX_HASHES } from '@bloomkit/core';
 import { MAX_SUB_FILTERS } from '@bloomkit/scalable';
 import { describe, expect, it } from 'vitest';
 import { GONE_REPLY } from '../src/errors.js';
+import { FAMILIES } from '../src/families/index.js';
 import { CLOCK_REPLY } from '../src/window-clock.js';
 
 // The server side's Lua has one source, packages/redis/lua; functions/bloomkit.lua and src/lua/*.ts are built from it
@@ -109,5 +110,10 @@ describe('the Lua of the server side', () => {
     expect(door).toContain(`'${GONE_REPLY} the filter no longer exists'`);
     expect(door).toContain(`'${CLOCK_REPLY} NaN'`);
     expect(door).toContain(`'BLOOMKIT_BADMETA '`);
+  });
+
+  it("names each storage family's Lua module, and the module exists", () => {
+    const present = new Set([...modules().keys()]);
+    for (const family of Object.values(FAMILIES)) expect(present, family.name).toContain(`${family.lua}.lua`);
   });
 });

@@ -115,113 +115,134 @@ function withChecksum(bytes: Uint8Array, crc32c: (bytes: Uint8Array) => number):
 export function describeDecoderFuzz(kind: DecoderUnderFuzz): void {
   describe(`${kind.name} decoder fuzz`, () => {
     announceFuzz(kind.name);
-    /** Shares of the runs: overwritten bytes, cuts, random payloads, parts, JSON forms. */
-    const runs = (share: number) => Math.max(1, Math.round(FUZZ.runs * share));
-    const options = (share: number) => ({ numRuns: runs(share), seed: FUZZ.seed });
-    const check = (bytes: Uint8Array, splits: readonly number[] = []) => {
-      let decoded: { serialize(): Uint8Array } | undefined;
+    const fuzz = fuzzContext(kind);
+    byteFuzz(kind, fuzz);
+    formFuzz(kind, fuzz);
+  });
+}
+
+/** What a kind's fuzz tests share: the runs of each share, and the check every input must pass. */
+interface FuzzContext {
+  options(share: number): { numRuns: number; seed: number };
+  check(bytes: Uint8Array, splits?: readonly number[]): void;
+  sample(i: number): Uint8Array;
+}
+
+function fuzzContext(kind: DecoderUnderFuzz): FuzzContext {
+  /** Shares of the runs: overwritten bytes, cuts, random payloads, parts, JSON forms. */
+  const runs = (share: number) => Math.max(1, Math.round(FUZZ.runs * share));
+  const options = (share: number) => ({ numRuns: runs(share), seed: FUZZ.seed });
+  const check = (bytes: Uint8Array, splits: readonly number[] = []) => {
+    let decoded: { serialize(): Uint8Array } | undefined;
+    try {
+      decoded = kind.deserialize(splits.length === 0 ? bytes : splitAt(bytes, splits));
+    } catch (error) {
+      expect(error).toBeInstanceOf(kind.errorClass);
+      return;
+    }
+    expect(decoded.serialize()).toEqual(bytes);
+    if (kind.firstOperation !== undefined && kind.heldBytes !== undefined) {
       try {
-        decoded = kind.deserialize(splits.length === 0 ? bytes : splitAt(bytes, splits));
+        kind.firstOperation(decoded as never);
       } catch (error) {
         expect(error).toBeInstanceOf(kind.errorClass);
-        return;
       }
-      expect(decoded.serialize()).toEqual(bytes);
-      if (kind.firstOperation !== undefined && kind.heldBytes !== undefined) {
-        try {
-          kind.firstOperation(decoded as never);
-        } catch (error) {
-          expect(error).toBeInstanceOf(kind.errorClass);
-        }
-        expect(kind.heldBytes(decoded as never)).toBeLessThanOrEqual(impliedBytes(bytes.length));
-      }
-    };
-    let samples: Uint8Array[] | undefined;
-    const sample = (i: number) => {
-      samples ??= kind.samples();
-      return samples[i % samples.length]!.slice();
-    };
+      expect(kind.heldBytes(decoded as never)).toBeLessThanOrEqual(impliedBytes(bytes.length));
+    }
+  };
+  let samples: Uint8Array[] | undefined;
+  const sample = (i: number) => {
+    samples ??= kind.samples();
+    return samples[i % samples.length]!.slice();
+  };
 
-    it('overwritten bytes: refused with a BloomError, or decoded to a filter with the same bytes', async () => {
-      const edit = fc.tuple(fc.nat(), fc.nat(255));
-      await assertInSlices(
-        fc.property(fc.nat(), fc.array(edit, { minLength: 1, maxLength: 8 }), (which, edits) => {
+  return { options, check, sample };
+}
+
+/** Overwritten bytes, and the same bytes as parts split anywhere. */
+function byteFuzz(kind: DecoderUnderFuzz, { options, check, sample }: FuzzContext): void {
+  it('overwritten bytes: refused with a BloomError, or decoded to a filter with the same bytes', async () => {
+    const edit = fc.tuple(fc.nat(), fc.nat(255));
+    await assertInSlices(
+      fc.property(fc.nat(), fc.array(edit, { minLength: 1, maxLength: 8 }), (which, edits) => {
+        const bytes = sample(which);
+        for (const [at, value] of edits) bytes[at % bytes.length] = value;
+        check(withChecksum(bytes, kind.crc32c));
+      }),
+      options(0.4),
+    );
+  });
+
+  it('the same bytes as parts, split anywhere: refused or decoded exactly, as one array is', async () => {
+    const edit = fc.tuple(fc.nat(), fc.nat(255));
+    await assertInSlices(
+      fc.property(
+        fc.nat(),
+        fc.array(edit, { maxLength: 4 }),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 6 }),
+        (which, edits, cuts) => {
           const bytes = sample(which);
           for (const [at, value] of edits) bytes[at % bytes.length] = value;
-          check(withChecksum(bytes, kind.crc32c));
-        }),
-        options(0.4),
-      );
-    });
+          check(withChecksum(bytes, kind.crc32c), cuts);
+        },
+      ),
+      options(0.15),
+    );
+  });
+}
 
-    it('the same bytes as parts, split anywhere: refused or decoded exactly, as one array is', async () => {
-      const edit = fc.tuple(fc.nat(), fc.nat(255));
-      await assertInSlices(
-        fc.property(
-          fc.nat(),
-          fc.array(edit, { maxLength: 4 }),
-          fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 6 }),
-          (which, edits, cuts) => {
-            const bytes = sample(which);
-            for (const [at, value] of edits) bytes[at % bytes.length] = value;
-            check(withChecksum(bytes, kind.crc32c), cuts);
-          },
-        ),
-        options(0.15),
-      );
-    });
-
-    it('JSON forms with hostile fields: refused with a BloomError, or decoded to a filter that serializes', async () => {
-      if (kind.fromJSON === undefined) return;
-      const fromJSON = kind.fromJSON;
-      const hostile = fc.oneof(
-        fc.constantFrom(-1, 0, 1, 2, 1e300, Number.NaN, null, true, '', 'bloomkit', 'standard', [], {}),
-        fc.string(),
-        fc.base64String(),
-        fc.integer(),
-      );
-      await assertInSlices(
-        fc.property(
-          fc.nat(),
-          fc.constantFrom('format', 'version', 'kind', 'base64', 'extra'),
-          hostile,
-          fc.boolean(),
-          (which, field, value, asText) => {
-            const bytes = sample(which);
-            const json = JSON.parse(JSON.stringify(kind.deserialize(bytes))) as Record<string, unknown>;
-            json[field] = value;
-            let decoded: { serialize(): Uint8Array } | undefined;
-            try {
-              decoded = fromJSON(asText ? JSON.stringify(json) : json);
-            } catch (error) {
-              expect(error).toBeInstanceOf(kind.errorClass);
-              return;
-            }
-            decoded.serialize();
-          },
-        ),
-        options(0.1),
-      );
-    });
-
-    it('truncated files and random bytes behind a valid header are refused or decode exactly', async () => {
-      await assertInSlices(
-        fc.property(fc.nat(), fc.nat(), (which, cut) => {
+/** JSON forms with hostile fields, truncated files, random bytes behind a valid header. */
+function formFuzz(kind: DecoderUnderFuzz, { options, check, sample }: FuzzContext): void {
+  it('JSON forms with hostile fields: refused with a BloomError, or decoded to a filter that serializes', async () => {
+    if (kind.fromJSON === undefined) return;
+    const fromJSON = kind.fromJSON;
+    const hostile = fc.oneof(
+      fc.constantFrom(-1, 0, 1, 2, 1e300, Number.NaN, null, true, '', 'bloomkit', 'standard', [], {}),
+      fc.string(),
+      fc.base64String(),
+      fc.integer(),
+    );
+    await assertInSlices(
+      fc.property(
+        fc.nat(),
+        fc.constantFrom('format', 'version', 'kind', 'base64', 'extra'),
+        hostile,
+        fc.boolean(),
+        (which, field, value, asText) => {
           const bytes = sample(which);
-          check(withChecksum(bytes.slice(0, cut % (bytes.length + 1)), kind.crc32c));
-        }),
-        options(0.1),
-      );
-      await assertInSlices(
-        fc.property(fc.nat(), fc.uint8Array({ maxLength: 400 }), (which, tail) => {
-          const bytes = sample(which);
-          const random = new Uint8Array(24 + tail.length);
-          random.set(bytes.subarray(0, 24));
-          random.set(tail, 24);
-          check(withChecksum(random, kind.crc32c));
-        }),
-        options(0.25),
-      );
-    });
+          const json = JSON.parse(JSON.stringify(kind.deserialize(bytes))) as Record<string, unknown>;
+          json[field] = value;
+          let decoded: { serialize(): Uint8Array } | undefined;
+          try {
+            decoded = fromJSON(asText ? JSON.stringify(json) : json);
+          } catch (error) {
+            expect(error).toBeInstanceOf(kind.errorClass);
+            return;
+          }
+          decoded.serialize();
+        },
+      ),
+      options(0.1),
+    );
+  });
+
+  it('truncated files and random bytes behind a valid header are refused or decode exactly', async () => {
+    await assertInSlices(
+      fc.property(fc.nat(), fc.nat(), (which, cut) => {
+        const bytes = sample(which);
+        check(withChecksum(bytes.slice(0, cut % (bytes.length + 1)), kind.crc32c));
+      }),
+      options(0.1),
+    );
+    await assertInSlices(
+      fc.property(fc.nat(), fc.uint8Array({ maxLength: 400 }), (which, tail) => {
+        const bytes = sample(which);
+        const random = new Uint8Array(24 + tail.length);
+        random.set(bytes.subarray(0, 24));
+        random.set(tail, 24);
+        check(withChecksum(random, kind.crc32c));
+      }),
+      options(0.25),
+    );
   });
 }

@@ -96,12 +96,8 @@ export async function startRedis(
   }
 }
 
-/** One try of {@link startRedis} on `port`: the server, or undefined when it exited before answering PING. */
-async function startRedisOnce(
-  port: number,
-  options: Parameters<typeof startRedis>[0] & object,
-): Promise<RedisProcess | undefined> {
-  const dir = mkdtempSync(join(tmpdir(), `bloomkit-redis-${port}-`));
+/** redis-server's arguments for a server on `port` keeping its files in `dir`, as `options` ask. */
+function serverArgs(port: number, dir: string, options: Parameters<typeof startRedis>[0] & object): string[] {
   const { tls } = options;
   const args = [
     ...(tls === undefined
@@ -144,6 +140,17 @@ async function startRedisOnce(
   if (options.maxmemory !== undefined)
     args.push('--maxmemory', options.maxmemory, '--maxmemory-policy', 'noeviction');
   args.push(...(options.args ?? []));
+  return args;
+}
+
+/** One try of {@link startRedis} on `port`: the server, or undefined when it exited before answering PING. */
+async function startRedisOnce(
+  port: number,
+  options: Parameters<typeof startRedis>[0] & object,
+): Promise<RedisProcess | undefined> {
+  const dir = mkdtempSync(join(tmpdir(), `bloomkit-redis-${port}-`));
+  const { tls } = options;
+  const args = serverArgs(port, dir, options);
   const ping = [
     '-p',
     String(port),
