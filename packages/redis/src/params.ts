@@ -1,11 +1,9 @@
-import { FormatError, MAX_HASHES } from '@bloomkit/core';
+import { FormatError } from '@bloomkit/core';
 import { MAX_SUB_FILTERS } from '@bloomkit/scalable';
 import { MAX_STRING_BITS } from './bytes.js';
 import { type ChainShape, encodeChainShapes } from './chain-shapes.js';
-import { FAMILIES } from './families/index.js';
 import { metaKey } from './keys.js';
-import { redisKind, redisKindNames } from './kinds.js';
-import { MAX_SHARDS, MetaFields } from './meta-fields.js';
+import { MAX_SHARDS } from './meta-fields.js';
 
 export { MAX_STRING_BITS };
 
@@ -84,51 +82,10 @@ export function encodeParams(params: RedisFilterParams): string[] {
 }
 
 /** Marks a meta hash as bloomkit's, format version 1. */
-const FORMAT_TAG = 'bloomkit/1';
+export const FORMAT_TAG: string = 'bloomkit/1';
 
 /** The largest value a u32 field (seed, generation) may hold. */
-const MAX_U32 = 2 ** 32 - 1;
-
-/**
- * Reads the meta hash back (HGETALL's reply) and checks it as a file header is checked: it is untrusted input
- * (any client can write the hash), and what it says is about to be allocated and looped over. Every field must be
- * what {@link encodeParams} writes for a filter this package can create: each within the format's limits (k in
- * [1, MAX_HASHES], a Redis string at most 2^32 bits, at most MAX_SUB_FILTERS sub-filters…) and consistent with the
- * others (m a whole number of the layout's units, the shard count the one m needs, a scalable filter's `bits`
- * and `hashes` those of the first of its `shapes`). Anything else is a FormatError naming the field, before any use.
- */
-export function decodeParams(where: string, name: string, fields: Record<string, string>): RedisFilterParams {
-  if (fields.format !== FORMAT_TAG) {
-    throw new FormatError(
-      `${where}: the Redis key ${metaKey(name)} is not a bloomkit filter (format field ${JSON.stringify(fields.format)})`,
-    );
-  }
-  const found = redisKind(fields.kind);
-  if (found === undefined) {
-    throw new FormatError(
-      `${where}: unknown kind ${JSON.stringify(fields.kind)} (known: ${redisKindNames().join(', ')})`,
-    );
-  }
-  const { storage } = found;
-  const record = found.Class.kind;
-  const kind = record.name;
-  const meta = new MetaFields(where, name, fields);
-  const seed = meta.int('seed', 0, MAX_U32);
-  const hashes = meta.int('hashes', 1, MAX_HASHES);
-  // Absent in a hash written before exceptions existed: none.
-  const exceptions = fields.exceptions === undefined ? false : meta.int('exceptions', 0, 1) === 1;
-  const family = FAMILIES[storage];
-  if (exceptions && !family.exceptions) {
-    throw meta.bad('exceptions', `0 for a ${kind} filter (exceptions live beside bits)`);
-  }
-  const sized = fields.capacity !== '' || fields.fpr !== '' || family.alwaysSized;
-  const capacity = sized ? meta.int('capacity', 1, Number.MAX_SAFE_INTEGER) : null;
-  const fpr = sized ? meta.rate('fpr') : null;
-  // Absent in a hash written before windows existed: 0.
-  const duration = fields.duration === undefined ? 0 : meta.int('duration', 0, Number.MAX_SAFE_INTEGER);
-  if (duration !== 0 && !family.timed) throw meta.bad('duration', `0 for a ${kind} filter`);
-  return family.decode(meta, { kind, seed, hashes, capacity, fpr, exceptions, duration }, record);
-}
+export const MAX_U32: number = 2 ** 32 - 1;
 
 export { MAX_SHARDS };
 

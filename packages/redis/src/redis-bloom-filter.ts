@@ -9,6 +9,7 @@ import { readOptions } from '@bloomkit/core/internal';
 import { keyList } from '@bloomkit/core/kit';
 import { dropStaging, formatCursor, parseCursor, stageChunk, stagedProgress } from './chunks.js';
 import { type RedisClient, runScript, script } from './client.js';
+import { decodeParams } from './decode-params.js';
 import { FilterNotFoundError, RedisFilterError } from './errors.js';
 import { warnOfEviction } from './eviction.js';
 import { FilterHandle, readTtl } from './filter-handle.js';
@@ -18,7 +19,6 @@ import { checkName, filterKeys, metaKey } from './keys.js';
 import { CREATE } from './lua/create.js';
 import {
   decodeGeneration,
-  decodeParams,
   encodeParams,
   firstDifference,
   newGeneration,

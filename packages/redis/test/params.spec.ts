@@ -4,13 +4,14 @@ import { startSingle } from '@bloomkit/testkit/redis';
 import fc from 'fast-check';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeParams } from '../src/decode-params.js';
 import {
   MAX_STRING_BITS,
   RedisBloomFilter,
   type RedisFilterOptions,
   type RedisFilterParams,
 } from '../src/index.js';
-import { decodeGeneration, decodeParams } from '../src/params.js';
+import { decodeGeneration } from '../src/params.js';
 
 let client: Redis;
 let stop: () => Promise<void>;
