@@ -104,6 +104,9 @@ export class LoopKernel implements BatchKernel {
     return total;
   }
 
+  // markKey and probeKey each call the loops with a constant `mark`: one method taking `mark` (the two merged) made
+  // single-key has 3–6% slower (interleaved, old and new builds, 10^5 and 10^6 URL keys, five runs).
+
   /** Marks the k slots of the key whose h1..h4 are `hash[at .. at + 3]`; true when one was empty. */
   markKey(hash: Int32Array, at: number): boolean {
     if (this.blockShift !== 0) {
