@@ -32,6 +32,7 @@ const SLOW_FILES: Record<string, readonly string[]> = {
   // 10^6-key rate checks per kind, 10^7-key scenarios, filters of 1 GiB and more, the headless browser.
   blocked: ['test/laws.spec.ts'],
   counting: ['test/laws.spec.ts'],
+  cuckoo: ['test/rate.spec.ts', 'test/capacity.spec.ts', 'test/model.spec.ts'],
   partitioned: ['test/laws.spec.ts'],
   standard: ['test/laws.spec.ts', 'test/large-files.spec.ts', 'test/big.spec.ts', 'test/browser.spec.ts'],
   exceptions: ['test/blacklist.spec.ts', 'test/false-positive-rate.spec.ts'],

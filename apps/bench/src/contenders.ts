@@ -118,7 +118,8 @@ function bloomkitContender(Class: FilterClass): Contender {
         };
         const window = f as unknown as { expectedFpr(): number };
         const predicted =
-          params === 'ring'
+          // A window's rate follows its slices' fills; a cuckoo table's its load (no Bloom layout).
+          params === 'ring' || params === 'cuckoo'
             ? () => window.expectedFpr()
             : params === 'chain'
               ? () =>
@@ -185,6 +186,17 @@ export const CONTENDERS: readonly Contender[] = [
         bloomFilters(ScalableBloomFilter.create(SCALABLE_INITIAL_CAPACITY, p), (json) =>
           ScalableBloomFilter.fromJSON(json as never),
         );
+    },
+  },
+  {
+    id: 'bloom-filters-cuckoo',
+    label: 'bloom-filters CuckooFilter',
+    library: 'bloom-filters',
+    binary: true,
+    async load() {
+      const { CuckooFilter } = (await import('bloom-filters')).default;
+      return (n, p) =>
+        bloomFilters(CuckooFilter.create(n, p), (json) => CuckooFilter.fromJSON(json as never));
     },
   },
   {

@@ -48,6 +48,7 @@ const BY_PARAMS: Record<FilterClass['kind']['params'], readonly Field[]> = {
   single: SINGLE,
   'split-block': [capacity('n: distinct values', '1e6'), fpr],
   fuse: [capacity('n: keys of the set', '1e6')],
+  cuckoo: [capacity('n: keys', '1e6'), fpr],
   chain: [
     capacity("n0: the first sub-filter's keys", '1000'),
     fpr,

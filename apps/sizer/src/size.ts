@@ -3,6 +3,7 @@ import type { PlotSpec } from './plot.js';
 import { type Row, row } from './rows.js';
 import { sizeSingle, sizeSplitBlock } from './size-bits.js';
 import { sizeChain } from './size-chain.js';
+import { sizeCuckoo } from './size-cuckoo.js';
 import { sizeFuse } from './size-fuse.js';
 import { sizeRing } from './size-window.js';
 
@@ -46,6 +47,8 @@ export function size(Class: FilterClass, input: SizeInput): Sized {
       return sizeWrapper(input);
     case 'fuse':
       return sizeFuse(input);
+    case 'cuckoo':
+      return sizeCuckoo(input);
   }
 }
 

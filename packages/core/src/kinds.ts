@@ -22,9 +22,10 @@ export interface KindRecord {
    * kind's own over one nested envelope of another kind, which holds the positions (§3.5, kind 6 exceptions);
    * `ring` is a ring of age slices with the state of its generations (§3.6, kind 7 window); `split-block` is
    * Parquet's split-block filter, blocks of eight 32-bit words hashed by XXH64 (§3.7, kind 8); `fuse` is a binary
-   * fuse filter of a fixed set, fingerprints XORed over three slots (§3.8, kind 9).
+   * fuse filter of a fixed set, fingerprints XORed over three slots (§3.8, kind 9); `cuckoo` is a cuckoo filter,
+   * fingerprints in two buckets of a table (§3.9, kind 10).
    */
-  readonly params: 'single' | 'chain' | 'wrapper' | 'ring' | 'split-block' | 'fuse';
+  readonly params: 'single' | 'chain' | 'wrapper' | 'ring' | 'split-block' | 'fuse' | 'cuckoo';
   /**
    * The envelope's hash algorithm byte for this kind (docs/FORMAT.md §1): 1, MurmurHash3 x86_128, when absent;
    * 2, XXH64, for the split-block kind. A reader refuses a file of the kind with another.

@@ -25,6 +25,7 @@ const PAGE = `<!doctype html>
   "@bloomkit/exceptions": "/packages/exceptions/dist/index.js",
   "@bloomkit/window": "/packages/window/dist/index.js",
   "@bloomkit/parquet": "/packages/parquet/dist/index.js",
+  "@bloomkit/cuckoo": "/packages/cuckoo/dist/index.js",
   "hyparquet": "/packages/parquet/node_modules/hyparquet/src/index.js"
 } }
 </script>
@@ -81,7 +82,7 @@ beforeAll(async () => {
       return;
     }
     if (
-      !/^\/packages\/(core|standard|partitioned|counting|scalable|blocked|filters|exceptions|window|parquet)\/dist\/[\w/.-]+\.js$/.test(
+      !/^\/packages\/(core|standard|partitioned|counting|scalable|blocked|filters|exceptions|window|parquet|cuckoo)\/dist\/[\w/.-]+\.js$/.test(
         path,
       ) &&
       !/^\/packages\/parquet\/node_modules\/hyparquet\/src\/[\w/.-]+\.js$/.test(path)

@@ -1,0 +1,56 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, scratchDirectory } from './support/run.js';
+
+const dir = scratchDirectory();
+
+function run(args: readonly string[], input?: string) {
+  const done = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', input });
+  return { status: done.status, stdout: done.stdout, stderr: done.stderr };
+}
+
+describe('bloomkit with --kind cuckoo', () => {
+  it('creates, adds, answers, deletes, merges and inspects a cuckoo filter file', () => {
+    const file = join(dir, 'c.blmk');
+    const other = join(dir, 'd.blmk');
+    const merged = join(dir, 'm.blmk');
+    expect(run(['create', file, '--kind', 'cuckoo', '-n', '1000', '-p', '0.01']).status).toBe(0);
+    expect(run(['add', file, '--from', '-'], 'a\nb\nc\na\n').status).toBe(0);
+    expect(run(['has', file, 'a', 'zz', '-v'])).toMatchObject({
+      status: 1,
+      stdout: 'a\tpresent\nzz\tabsent\n',
+    });
+    expect(run(['delete', file, 'a', 'b', 'b', '-v'])).toMatchObject({
+      status: 1,
+      stdout: 'a\tdeleted\nb\tdeleted\nb\tabsent\n',
+    });
+    expect(run(['has', file, 'a', 'b', 'c', '-v']).stdout).toBe('a\tpresent\nb\tabsent\nc\tpresent\n');
+    expect(JSON.parse(run(['info', '--json', file]).stdout)).toMatchObject({
+      kind: 'cuckoo',
+      count: 2,
+      capacity: 1000,
+      targetFpr: 0.01,
+      checksum: 'ok',
+    });
+    expect(run(['create', other, '--kind', 'cuckoo', '-n', '1000', '-p', '0.01']).status).toBe(0);
+    expect(run(['add', other, 'x', 'c']).status).toBe(0);
+    expect(run(['merge', merged, file, other]).status).toBe(0);
+    expect(run(['has', merged, 'a', 'c', 'x', '-v']).stdout).toBe('a\tpresent\nc\tpresent\nx\tpresent\n');
+    expect(JSON.parse(run(['info', '--json', merged]).stdout)).toMatchObject({ count: 4 });
+  });
+
+  it('refuses keys past the table’s room and leaves the file as it was', () => {
+    const file = join(dir, 'small.blmk');
+    expect(run(['create', file, '--kind', 'cuckoo', '-n', '20', '-p', '0.01']).status).toBe(0);
+    expect(run(['add', file, 'kept']).status).toBe(0);
+    const before = readFileSync(file);
+    const keys = `${Array.from({ length: 100 }, (_, i) => `k${i}`).join('\n')}\n`;
+    const full = run(['add', file, '--from', '-'], keys);
+    expect(full.status).toBe(2);
+    expect(full.stderr).toMatch(/^bloomkit: no room for the key after 1000 kicks .*nothing was changed\n$/);
+    expect(readFileSync(file)).toEqual(before);
+    expect(run(['has', file, 'kept']).status).toBe(0);
+  });
+});

@@ -1,0 +1,496 @@
+import {
+  type ByteSource,
+  type DeserializeOptions,
+  type FilterJson,
+  FORMAT_VERSION,
+  FormatError,
+  IncompatibleFiltersError,
+  InvalidArgumentError,
+  type Key,
+  type KindRecord,
+  type SeedOption,
+} from '@bloomkit/core';
+import {
+  checkAllocation,
+  decodeChain,
+  encodeNestedParts,
+  fromFilterJson,
+  joinParts,
+  readDeserializeOptions,
+  resolveSeed,
+  toFilterJson,
+} from '@bloomkit/core/internal';
+import { batchHashes, checkHashBatch, crc32c, hashBatch, hashInto, keyList } from '@bloomkit/core/kit';
+import { CapacityError } from './capacity-error.js';
+import { type CuckooParams, cuckooKind, readParams, writeParams } from './cuckoo-codec.js';
+import { fingerprintOf, firstBucket, otherBucket } from './cuckoo-hash.js';
+import { type BucketSize, MAX_KICKS, planShape, rateAt } from './cuckoo-shape.js';
+import { CuckooWalk } from './cuckoo-walk.js';
+import { SlotTable } from './slot-table.js';
+
+const NAME = 'CuckooFilter';
+
+/** Options of {@link CuckooFilter.create}. */
+export interface CuckooCreateOptions extends SeedOption {
+  /** Slots a bucket: 2, 4 (default) or 8. Larger buckets fill further (84%, 95%, 98%) and need a bit more a slot. */
+  readonly bucketSize?: BucketSize;
+}
+
+/** Where an in-place filter's file is: the array it was read from (see {@link CuckooFilter.syncBytes}). */
+interface InPlace {
+  readonly file: Uint8Array;
+}
+
+/**
+ * A cuckoo filter (Fan, Andersen, Kaminsky & Mitzenmacher, "Cuckoo Filter: Practically Better Than Bloom", CoNEXT
+ * 2014): a key is a fingerprint of f bits in one of two buckets of b slots, so a key can be deleted at about
+ * f / 0.9 bits a key (11.1 at 1%, 14.4 at 0.1%), a third of a 4-bit counting filter's memory. Any capacity: the
+ * bucket count is never rounded to a power of two (docs/FORMAT.md §3.9 gives the alternate-bucket rule).
+ *
+ * - `add(key)` stores one more copy of the key's fingerprint (as RedisBloom's `CF.ADD`) and returns true when the
+ *   key was absent before. When no room is found it throws a {@link CapacityError} and **nothing changed**: every
+ *   key added before is still present (no fingerprint is dropped on the way, the trap of most implementations).
+ * - `delete(key)` removes one copy of the key's fingerprint, false (and nothing changed) when none is found. As
+ *   with any filter that deletes, deleting a key never added can remove the copy of another key that shares its
+ *   fingerprint and a bucket (at about the filter's false-positive rate): delete only what was added.
+ * - `countOf(key)` counts the copies of the key's fingerprint in its buckets: never below the times the key was
+ *   added and not deleted, above it when other keys share the fingerprint (as `CF.COUNT`).
+ *
+ * A key never added is present at about 2·b·load / (2^f − 1) ({@link expectedFpr}). Serialized form: kind 10 of
+ * docs/FORMAT.md (§3.9). Single-key calls allocate nothing.
+ */
+export class CuckooFilter {
+  /** Kind 10's format record. */
+  static readonly kind: KindRecord = cuckooKind;
+
+  /** The 32-bit seed of MurmurHash3; filters combine only with equal seeds. */
+  readonly seed: number;
+  /** f: bits a fingerprint. */
+  readonly fingerprintBits: number;
+  /** b: slots a bucket. */
+  readonly bucketSize: BucketSize;
+  /** n: buckets. */
+  readonly buckets: number;
+  /** The keys the table was sized for. */
+  readonly capacity: number;
+  /** The rate targeted at capacity. */
+  readonly fpr: number;
+  /** The longest walk of an add before it gives up. */
+  readonly maxKicks: number;
+  /** Buckets a key touches (the Bloom filters' k): 2. */
+  readonly hashes = 2;
+  private held: number;
+  private readonly table: SlotTable;
+  private readonly walk: CuckooWalk;
+  private readonly modulus: number;
+  private readonly hash = new Int32Array(4);
+  private inPlace: InPlace | undefined;
+
+  private constructor(params: CuckooParams, seed: number, table: SlotTable, inPlace?: InPlace) {
+    this.seed = seed;
+    this.fingerprintBits = params.fingerprintBits;
+    this.bucketSize = params.bucketSize;
+    this.buckets = params.buckets;
+    this.capacity = params.capacity;
+    this.fpr = params.fpr;
+    this.maxKicks = params.maxKicks;
+    this.held = params.held;
+    this.table = table;
+    this.modulus = 2 ** params.fingerprintBits - 1;
+    this.walk = new CuckooWalk(table, params.bucketSize, params.buckets, params.maxKicks);
+    this.inPlace = inPlace;
+  }
+
+  /**
+   * An empty filter for `capacity` keys at rate `fpr` (docs/FORMAT.md §3.9, "Sizing"): ⌈capacity / (b · load)⌉
+   * buckets, load 0.8, 0.9 or 0.93 for buckets of 2, 4 or 8 slots, and the fewest fingerprint bits that give `fpr`
+   * at that load. Refuses a table past `maxBytes` (default 4 GiB) before allocating it.
+   */
+  static create(capacity: number, fpr: number, options?: CuckooCreateOptions): CuckooFilter {
+    const where = `${NAME}.create`;
+    const shape = planShape(where, capacity, fpr, options?.bucketSize);
+    const seed = resolveSeed(where, options?.seed);
+    const slots = shape.buckets * shape.bucketSize;
+    checkAllocation(where, SlotTable.payloadBytesOf(slots, shape.fingerprintBits), options?.maxBytes);
+    const params: CuckooParams = { ...shape, maxKicks: MAX_KICKS, capacity, fpr, held: 0 };
+    return new CuckooFilter(params, seed, SlotTable.empty(slots, shape.fingerprintBits));
+  }
+
+  /** A filter sized for the keys (at least 1) holding each once: `create(max(1, keys), fpr)` then `addAll`. */
+  static from(keys: Iterable<Key>, fpr: number, options?: CuckooCreateOptions): CuckooFilter {
+    const list = keyList(`${NAME}.from`, keys);
+    const filter = CuckooFilter.create(Math.max(1, list.length), fpr, options);
+    filter.addAll(list);
+    return filter;
+  }
+
+  /** Fingerprints held: every copy of every key added and not deleted. */
+  get size(): number {
+    return this.held;
+  }
+
+  /** The shared filter API's count: {@link size}. */
+  get count(): number {
+    return this.held;
+  }
+
+  /** m: bits of the table, n · b · f. */
+  get bits(): number {
+    return this.table.slots * this.fingerprintBits;
+  }
+
+  /** The table's bits over its capacity: ≈ f / load at capacity. */
+  get bitsPerKey(): number {
+    return this.bits / this.capacity;
+  }
+
+  /** The fraction of slots that hold a fingerprint. */
+  get loadFactor(): number {
+    return this.held / this.table.slots;
+  }
+
+  /** {@link loadFactor}, under the shared filter API's name. */
+  fillRatio(): number {
+    return this.loadFactor;
+  }
+
+  /** The fingerprints held ({@link size}): a cuckoo filter counts exactly. */
+  estimatedCount(): number {
+    return this.held;
+  }
+
+  /** The rate now: 1 − (1 − 1/(2^f − 1))^(2·b·load) (cuckoo-shape.ts, `rateAt`). */
+  expectedFpr(): number {
+    return rateAt(this, this.loadFactor);
+  }
+
+  /** Adds one copy of `key`; true when it was absent before. CapacityError, nothing changed, when no room is found. */
+  add(key: Key): boolean {
+    hashInto(key, this.seed, this.hash, `${NAME}.add`);
+    return this.addHash(this.hash);
+  }
+
+  /** True when `key` may be in the filter; false when it certainly is not. */
+  has(key: Key): boolean {
+    hashInto(key, this.seed, this.hash, `${NAME}.has`);
+    return this.hasHash(this.hash);
+  }
+
+  /** Removes one copy of `key`; false, nothing changed, when its fingerprint is in neither bucket. */
+  delete(key: Key): boolean {
+    hashInto(key, this.seed, this.hash, `${NAME}.delete`);
+    return this.deleteHash(this.hash);
+  }
+
+  /** Copies of `key`'s fingerprint in its two buckets: at least the copies added and not deleted. */
+  countOf(key: Key): number {
+    hashInto(key, this.seed, this.hash, `${NAME}.countOf`);
+    const fp = fingerprintOf(this.hash[1]!, this.modulus);
+    const i1 = firstBucket(this.hash[0]!, this.buckets);
+    const i2 = otherBucket(i1, fp, this.buckets);
+    const b = this.bucketSize;
+    return this.table.countIn(i1, b, fp) + (i2 === i1 ? 0 : this.table.countIn(i2, b, fp));
+  }
+
+  /** `add` for a key already hashed with this filter's seed (h1..h4 at hash[at .. at + 3], as `hashInto` writes). */
+  addHash(hash: Int32Array, at = 0): boolean {
+    this.walk.begin();
+    const fresh = this.insert(hash, at);
+    this.held++;
+    return fresh;
+  }
+
+  /** `has` for a key already hashed with this filter's seed. */
+  hasHash(hash: Int32Array, at = 0): boolean {
+    const fp = fingerprintOf(hash[at + 1]!, this.modulus);
+    const i1 = firstBucket(hash[at]!, this.buckets);
+    const table = this.table;
+    if (table.find(i1, this.bucketSize, fp) >= 0) return true;
+    return table.find(otherBucket(i1, fp, this.buckets), this.bucketSize, fp) >= 0;
+  }
+
+  /** `delete` for a key already hashed with this filter's seed. */
+  deleteHash(hash: Int32Array, at = 0): boolean {
+    const fp = fingerprintOf(hash[at + 1]!, this.modulus);
+    const i1 = firstBucket(hash[at]!, this.buckets);
+    const table = this.table;
+    let slot = table.find(i1, this.bucketSize, fp);
+    if (slot < 0) slot = table.find(otherBucket(i1, fp, this.buckets), this.bucketSize, fp);
+    if (slot < 0) return false;
+    table.set(slot, 0);
+    this.held--;
+    return true;
+  }
+
+  /**
+   * Places one copy of the hashed key (the walk's log is the caller's); true when it was absent before.
+   * CapacityError when the walk finds no room: the walk put back what it moved.
+   */
+  private insert(hash: Int32Array, at: number): boolean {
+    const fp = fingerprintOf(hash[at + 1]!, this.modulus);
+    const i1 = firstBucket(hash[at]!, this.buckets);
+    const i2 = otherBucket(i1, fp, this.buckets);
+    const b = this.bucketSize;
+    const fresh = this.table.find(i1, b, fp) < 0 && this.table.find(i2, b, fp) < 0;
+    if (!this.walk.place(fp, i1, i2, hash[at + 2]!)) {
+      this.walk.undo();
+      throw new CapacityError(
+        `${NAME}.add: no room for the key after ${this.maxKicks} kicks (${this.held} of ${this.table.slots} slots hold fingerprints, capacity ${this.capacity}); nothing was changed`,
+      );
+    }
+    return fresh;
+  }
+
+  /**
+   * Adds each key in order (a copy each, as `add`); returns how many were absent before their add. Whole or
+   * nothing: the keys are all checked first, and a CapacityError takes back every key of the call.
+   */
+  addAll(keys: Iterable<Key>): number {
+    const where = `${NAME}.addAll`;
+    const list = keyList(where, keys);
+    this.walk.begin();
+    let fresh = 0;
+    let placed = 0;
+    try {
+      for (let start = 0; start < list.length; ) {
+        const count = hashBatch(list, start, this.seed, where);
+        const hashes = batchHashes();
+        for (let j = 0; j < count; j++, placed++) if (this.insert(hashes, 4 * j)) fresh++;
+        start += count;
+      }
+    } catch (error) {
+      this.walk.undo();
+      throw error;
+    }
+    this.held += placed;
+    return fresh;
+  }
+
+  /**
+   * `addHash` for a batch of hashed keys (key j's h1..h4 at hashes[4j .. 4j + 3], j < count): `answers[j]` 1 when
+   * key j was absent before; returns how many were. Whole or nothing, as {@link addAll}.
+   */
+  addHashes(hashes: Int32Array, count: number, answers?: Uint8Array): number {
+    checkHashBatch(`${NAME}.addHashes`, hashes, count, answers, false);
+    this.walk.begin();
+    let fresh = 0;
+    try {
+      for (let j = 0; j < count; j++) {
+        const yes = this.insert(hashes, 4 * j);
+        if (yes) fresh++;
+        if (answers !== undefined) answers[j] = yes ? 1 : 0;
+      }
+    } catch (error) {
+      this.walk.undo();
+      throw error;
+    }
+    this.held += count;
+    return fresh;
+  }
+
+  /** `has` of each key, hashed a batch at a time (in WebAssembly where it loads). */
+  hasMany(keys: readonly Key[]): boolean[] {
+    const where = `${NAME}.hasMany`;
+    const list = keyList(where, keys);
+    const out = new Array<boolean>(list.length);
+    for (let start = 0; start < list.length; ) {
+      const count = hashBatch(list, start, this.seed, where);
+      const hashes = batchHashes();
+      for (let j = 0; j < count; j++) out[start + j] = this.hasHash(hashes, 4 * j);
+      start += count;
+    }
+    return out;
+  }
+
+  /** `hasHash` for a batch of hashed keys: `answers[j]` 1 when key j may be in. */
+  hasHashes(hashes: Int32Array, count: number, answers: Uint8Array): void {
+    checkHashBatch(`${NAME}.hasHashes`, hashes, count, answers, true);
+    for (let j = 0; j < count; j++) answers[j] = this.hasHash(hashes, 4 * j) ? 1 : 0;
+  }
+
+  /** Removes one copy of each key, in order (the keys checked first); returns how many were found and removed. */
+  deleteAll(keys: Iterable<Key>): number {
+    const where = `${NAME}.deleteAll`;
+    const list = keyList(where, keys);
+    let removed = 0;
+    for (let start = 0; start < list.length; ) {
+      const count = hashBatch(list, start, this.seed, where);
+      const hashes = batchHashes();
+      for (let j = 0; j < count; j++) if (this.deleteHash(hashes, 4 * j)) removed++;
+      start += count;
+    }
+    return removed;
+  }
+
+  /** `deleteHash` for a batch of hashed keys: `answers[j]` 1 when key j was removed; returns how many were. */
+  deleteHashes(hashes: Int32Array, count: number, answers?: Uint8Array): number {
+    checkHashBatch(`${NAME}.deleteHashes`, hashes, count, answers, false);
+    let removed = 0;
+    for (let j = 0; j < count; j++) {
+      const yes = this.deleteHash(hashes, 4 * j);
+      if (yes) removed++;
+      if (answers !== undefined) answers[j] = yes ? 1 : 0;
+    }
+    return removed;
+  }
+
+  /**
+   * A new filter holding the fingerprints of both: every copy of `other`'s added to a copy of this one, as if its
+   * keys had been added here (same shape and seed, else IncompatibleFiltersError). CapacityError, both unchanged,
+   * when they do not fit together.
+   */
+  union(other: CuckooFilter): CuckooFilter {
+    this.checkCompatible(other, 'union');
+    const merged = this.clone();
+    const walk = merged.walk;
+    const b = this.bucketSize;
+    walk.begin();
+    for (let slot = 0; slot < other.table.slots; slot++) {
+      const fp = other.table.get(slot);
+      if (fp === 0) continue;
+      const bucket = Math.floor(slot / b);
+      // The walk's choices for a fingerprint without its key: seeded by its slot (any seed is correct).
+      if (!walk.place(fp, bucket, otherBucket(bucket, fp, this.buckets), slot >>> 0)) {
+        throw new CapacityError(
+          `${NAME}.union: the fingerprints of both (${this.held} + ${other.held}) do not fit one table of ${this.table.slots} slots`,
+        );
+      }
+      merged.held++;
+    }
+    return merged;
+  }
+
+  /** Refused: a cuckoo filter holds fingerprints, not positions, so there is no intersection of two. */
+  intersect(_other: CuckooFilter): CuckooFilter {
+    throw new IncompatibleFiltersError(
+      `${NAME}.intersect: cuckoo filters have no intersection (their fingerprints may sit in either bucket); test keys against both instead`,
+    );
+  }
+
+  private checkCompatible(other: CuckooFilter, what: string): void {
+    if (!(other instanceof CuckooFilter)) {
+      throw new IncompatibleFiltersError(`${NAME}.${what}: the other filter must be a CuckooFilter`);
+    }
+    const mine = `${this.buckets} buckets of ${this.bucketSize}, ${this.fingerprintBits}-bit fingerprints, seed ${this.seed}`;
+    const theirs = `${other.buckets} buckets of ${other.bucketSize}, ${other.fingerprintBits}-bit fingerprints, seed ${other.seed}`;
+    if (mine !== theirs) throw new IncompatibleFiltersError(`${NAME}.${what}: ${mine} against ${theirs}`);
+  }
+
+  /** An independent copy. */
+  clone(): CuckooFilter {
+    const table = new SlotTable(
+      this.table.bytes.slice(),
+      this.table.payloadBytes,
+      this.fingerprintBits,
+      this.table.slots,
+    );
+    return new CuckooFilter(this.params(), this.seed, table);
+  }
+
+  /** Removes every key. */
+  clear(): void {
+    this.table.bytes.fill(0, 0, this.table.payloadBytes);
+    this.held = 0;
+  }
+
+  /** True when both have the same shape, seed and slots. */
+  equals(other: CuckooFilter): boolean {
+    if (!(other instanceof CuckooFilter)) return false;
+    const a = this.table.payload();
+    const b = other.table.payload();
+    if (this.bits !== other.bits || this.bucketSize !== other.bucketSize || this.seed !== other.seed)
+      return false;
+    if (this.fingerprintBits !== other.fingerprintBits || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+  }
+
+  private params(): CuckooParams {
+    return {
+      fingerprintBits: this.fingerprintBits,
+      bucketSize: this.bucketSize,
+      buckets: this.buckets,
+      maxKicks: this.maxKicks,
+      capacity: this.capacity,
+      fpr: this.fpr,
+      held: this.held,
+    };
+  }
+
+  /** The filter in bloomkit's binary format (docs/FORMAT.md §3.9), in one array. */
+  serialize(): Uint8Array {
+    return joinParts(cuckooKind, this.serializeParts());
+  }
+
+  /** The file as parts: header and params, the table (a view of the filter's own), the checksum. */
+  serializeParts(): Uint8Array[] {
+    return encodeNestedParts(cuckooKind, this.seed, writeParams(this.params()), [this.table.payload()]);
+  }
+
+  /**
+   * For a filter read with `copy: false`: writes the fingerprint count and the checksum into the bytes it was read
+   * from, so they are a valid file again, and returns them. InvalidArgumentError for any other filter.
+   */
+  syncBytes(): Uint8Array {
+    const file = this.inPlace?.file;
+    if (file === undefined) {
+      throw new InvalidArgumentError(
+        `${NAME}.syncBytes: this filter does not work in place (it was not read with copy: false from one array); use serialize()`,
+      );
+    }
+    const view = new DataView(file.buffer, file.byteOffset, file.length);
+    view.setUint32(24 + 24, this.held % 2 ** 32, true);
+    view.setUint32(24 + 28, Math.floor(this.held / 2 ** 32), true);
+    view.setUint32(file.length - 4, crc32c(file.subarray(0, file.length - 4)), true);
+    return file;
+  }
+
+  /** The JSON form: `{ format: 'bloomkit', version, kind: 'cuckoo', base64 }`. */
+  toJSON(): FilterJson {
+    return toFilterJson(`${NAME}.toJSON`, cuckooKind.name, FORMAT_VERSION, this.serialize());
+  }
+
+  /**
+   * Reads a filter written by {@link serialize}; every field is checked against the payload before anything is
+   * allocated, and the fingerprint count against the slots; FormatError otherwise. With `copy: false` (one array)
+   * the filter works in the given bytes ({@link syncBytes}).
+   */
+  static deserialize(bytes: ByteSource, options?: DeserializeOptions): CuckooFilter {
+    const where = `${NAME}.deserialize`;
+    const read = readDeserializeOptions(where, options);
+    const envelope = decodeChain(cuckooKind, bytes, { verifyChecksum: read.verifyChecksum, where });
+    const params = readParams(envelope.params, envelope.payloadLength, where);
+    const slots = params.buckets * params.bucketSize;
+    const payload = envelope.payload.length === 1 ? envelope.payload[0]! : undefined;
+    const whole = bytes instanceof Uint8Array ? bytes : undefined;
+    let table: SlotTable;
+    let inPlace: InPlace | undefined;
+    if (!read.copy && payload !== undefined && whole !== undefined) {
+      // The checksum's four bytes follow the payload: the table's three bytes of slack.
+      const view = new Uint8Array(payload.buffer, payload.byteOffset, payload.length + 3);
+      table = new SlotTable(view, payload.length, params.fingerprintBits, slots);
+      inPlace = { file: whole };
+    } else {
+      checkAllocation(where, envelope.payloadLength, undefined);
+      table = SlotTable.empty(slots, params.fingerprintBits);
+      let at = 0;
+      for (const part of envelope.payload) {
+        table.bytes.set(part, at);
+        at += part.length;
+      }
+    }
+    const census = table.census();
+    if (!census.padClear) throw new FormatError(`${where}: the pad bits after the last slot must be 0`);
+    if (census.held !== params.held) {
+      throw new FormatError(
+        `${where}: the params say ${params.held} fingerprints, the slots hold ${census.held}`,
+      );
+    }
+    return new CuckooFilter(params, envelope.seed, table, inPlace);
+  }
+
+  /** Reads the JSON form written by `toJSON()`; FormatError for anything else. */
+  static fromJSON(json: unknown, options?: DeserializeOptions): CuckooFilter {
+    return CuckooFilter.deserialize(fromFilterJson(`${NAME}.fromJSON`, json, cuckooKind.name), options);
+  }
+}

@@ -1,0 +1,95 @@
+import { nextKick, otherBucket } from './cuckoo-hash.js';
+import type { SlotTable } from './slot-table.js';
+
+/**
+ * Placing a fingerprint (docs/FORMAT.md §3.9, "Adding"), with an undo log so that a walk that finds no room, or a
+ * batch that meets one, leaves the table exactly as it was.
+ *
+ * 1. The first empty slot of bucket i1, else of i2 (lowest slot first), takes fp.
+ * 2. Else a walk from bucket i1 (h3 even) or i2 (h3 odd), with r = h3: up to `maxKicks` times, r ← 69069·r + 1
+ *    mod 2^32, the fingerprint carried swaps with slot ⌊r / 2^16⌋ mod b of the bucket, the one taken out is
+ *    carried to its other bucket (cuckoo-hash.ts), and the first empty slot there takes it, ending the walk.
+ * 3. A walk that ends without room is undone, slot by slot, last first.
+ */
+export class CuckooWalk {
+  /** Slots written since {@link begin}, and what each held before: (slot, old) pairs. */
+  private log = new Float64Array(1024);
+  private logged = 0;
+
+  constructor(
+    private readonly table: SlotTable,
+    private readonly bucketSize: number,
+    private readonly buckets: number,
+    private readonly maxKicks: number,
+  ) {}
+
+  /** Starts a change that {@link undo} can take back whole (one add, or a batch). */
+  begin(): void {
+    this.logged = 0;
+    // A large batch's log is let go once the batch is done with.
+    if (this.log.length > 65536) this.log = new Float64Array(1024);
+  }
+
+  /** Takes back every slot written since {@link begin}. */
+  undo(): void {
+    const log = this.log;
+    for (let at = this.logged - 2; at >= 0; at -= 2) this.table.set(log[at]!, log[at + 1]!);
+    this.logged = 0;
+  }
+
+  /** Places `fp` of a key with buckets `i1`, `i2` and walk seed `r`; false (and nothing placed) when full. */
+  place(fp: number, i1: number, i2: number, r: number): boolean {
+    if (this.placeIn(i1, fp) || this.placeIn(i2, fp)) return true;
+    const start = this.logged;
+    const table = this.table;
+    const b = this.bucketSize;
+    let carried = fp;
+    let bucket = (r & 1) === 0 ? i1 : i2;
+    let state = r >>> 0;
+    for (let kick = 0; kick < this.maxKicks; kick++) {
+      state = nextKick(state);
+      const slot = bucket * b + ((state >>> 16) % b);
+      const taken = table.get(slot);
+      this.write(slot, taken, carried);
+      carried = taken;
+      bucket = otherBucket(bucket, carried, this.buckets);
+      if (this.placeIn(bucket, carried)) return true;
+    }
+    this.undoTo(start);
+    return false;
+  }
+
+  /** Puts `fp` in the first empty slot of `bucket`; false when it has none. */
+  private placeIn(bucket: number, fp: number): boolean {
+    const first = bucket * this.bucketSize;
+    for (let slot = first; slot < first + this.bucketSize; slot++) {
+      if (this.table.get(slot) === 0) {
+        this.write(slot, 0, fp);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Removes `fp` from `slot`, logged. */
+  clear(slot: number, fp: number): void {
+    this.write(slot, fp, 0);
+  }
+
+  private write(slot: number, old: number, value: number): void {
+    if (this.logged + 2 > this.log.length) {
+      const grown = new Float64Array(this.log.length * 2);
+      grown.set(this.log);
+      this.log = grown;
+    }
+    this.log[this.logged++] = slot;
+    this.log[this.logged++] = old;
+    this.table.set(slot, value);
+  }
+
+  private undoTo(start: number): void {
+    const log = this.log;
+    for (let at = this.logged - 2; at >= start; at -= 2) this.table.set(log[at]!, log[at + 1]!);
+    this.logged = start;
+  }
+}

@@ -1,0 +1,10 @@
+export { CapacityError } from './capacity-error.js';
+export { cuckooKind } from './cuckoo-codec.js';
+export { type CuckooCreateOptions, CuckooFilter } from './cuckoo-filter.js';
+export {
+  type BucketSize,
+  type CuckooPlan,
+  cuckooShape,
+  LOAD_AT_CAPACITY,
+  MAX_KICKS,
+} from './cuckoo-shape.js';
