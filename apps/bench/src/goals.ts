@@ -142,6 +142,18 @@ function speedGoals(measurements: readonly Measurement[], n: number): (GoalResul
       blockedTarget,
     ),
   ];
+  out.push(
+    vsBloomfilter(`cuckoo has ≥ 1× bloomfilter (n = ${n})`, 'bloomkit-cuckoo', SINGLE.slice(1), 1),
+    vsBloomfilter(`cuckoo add ≥ 0.8× bloomfilter (n = ${n})`, 'bloomkit-cuckoo', SINGLE.slice(0, 1), 0.8),
+  );
+  const cuckooBatch = spread(measurements, 'bloomkit-cuckoo', 'bloomfilter', n, 'batchHasOps', 'hasHitOps');
+  if (cuckooBatch !== undefined) {
+    out.push({
+      goal: `cuckoo hasMany ≥ 2× bloomfilter's has (n = ${n})`,
+      met: cuckooBatch.median >= 2,
+      detail: `hasMany ${fmt(cuckooBatch)}`,
+    });
+  }
   const batchAdd = spread(measurements, 'bloomkit-blocked', 'bloomfilter', n, 'batchAddOps', 'addOps');
   const batchHas = spread(measurements, 'bloomkit-blocked', 'bloomfilter', n, 'batchHasOps', 'hasHitOps');
   if (batchAdd !== undefined && batchHas !== undefined) {

@@ -30,6 +30,7 @@ export const HEADLINE: readonly string[] = [
   'bloomkit-scalable',
   'bloomkit-blocked',
   'bloomkit-window',
+  'bloomkit-cuckoo',
   'bloomfilter',
   'hash-only',
 ];

@@ -231,8 +231,15 @@ export class CuckooFilter {
     const i1 = firstBucket(hash[at]!, this.buckets);
     const i2 = otherBucket(i1, fp, this.buckets);
     const b = this.bucketSize;
-    const fresh = this.table.find(i1, b, fp) < 0 && this.table.find(i2, b, fp) < 0;
-    if (!this.walk.place(fp, i1, i2, hash[at + 2]!)) {
+    const table = this.table;
+    // One pass a bucket: whether fp is there already, and the first empty slot (step 1 of FORMAT §3.9's add).
+    const empty1 = table.scan(i1, b, fp);
+    const seen1 = table.sawFingerprint;
+    const empty2 = i2 === i1 ? empty1 : table.scan(i2, b, fp);
+    const fresh = !seen1 && !table.sawFingerprint;
+    if (empty1 >= 0) this.walk.placeAt(empty1, fp);
+    else if (empty2 >= 0) this.walk.placeAt(empty2, fp);
+    else if (!this.walk.kick(fp, i1, i2, hash[at + 2]!)) {
       this.walk.undo();
       throw new CapacityError(
         `${NAME}.add: no room for the key after ${this.maxKicks} kicks (${this.held} of ${this.table.slots} slots hold fingerprints, capacity ${this.capacity}); nothing was changed`,

@@ -40,6 +40,16 @@ export class CuckooWalk {
   /** Places `fp` of a key with buckets `i1`, `i2` and walk seed `r`; false (and nothing placed) when full. */
   place(fp: number, i1: number, i2: number, r: number): boolean {
     if (this.placeIn(i1, fp) || this.placeIn(i2, fp)) return true;
+    return this.kick(fp, i1, i2, r);
+  }
+
+  /** Writes `fp` into the empty slot `slot`, logged. */
+  placeAt(slot: number, fp: number): void {
+    this.write(slot, 0, fp);
+  }
+
+  /** Step 2, when both buckets are full: the walk; false (and the walk undone) when it finds no room. */
+  kick(fp: number, i1: number, i2: number, r: number): boolean {
     const start = this.logged;
     const table = this.table;
     const b = this.bucketSize;

@@ -85,6 +85,35 @@ export class SlotTable {
     return -1;
   }
 
+  /** Whether the last {@link scan} saw the fingerprint it was given. */
+  sawFingerprint = false;
+
+  /**
+   * One pass over bucket `bucket` for an add: returns its first empty slot (−1 when full) and sets
+   * {@link sawFingerprint} when a slot holds `fp`.
+   */
+  scan(bucket: number, size: number, fp: number): number {
+    const f = this.fingerprintBits;
+    const first = bucket * size;
+    const bit = first * f;
+    let at = Math.floor(bit / 8) | 0;
+    let shift = (bit - at * 8) | 0;
+    const b = this.bytes;
+    let empty = -1;
+    let seen = false;
+    for (let j = 0; j < size; j++) {
+      const word = (b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!;
+      const slot = (word >>> (32 - shift - f)) & this.mask;
+      if (slot === fp) seen = true;
+      else if (slot === 0 && empty < 0) empty = first + j;
+      shift = (shift + f) | 0;
+      at = (at + (shift >>> 3)) | 0;
+      shift &= 7;
+    }
+    this.sawFingerprint = seen;
+    return empty;
+  }
+
   /** How many slots of bucket `bucket` hold `fp`. */
   countIn(bucket: number, size: number, fp: number): number {
     let copies = 0;
