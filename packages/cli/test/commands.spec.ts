@@ -125,7 +125,7 @@ describe('create, add, has', () => {
       [['create', at('x.bf'), '-n', '10', '-p', '1.5'], /--fpr must be a number in \(0, 1\), got '1.5'/],
       [['create', at('x.bf'), '-m', '100', '-k', '99'], /--hashes must be an integer in \[1, 64\], got '99'/],
       [
-        ['create', at('x.bf'), '-n', '10', '-p', '0.1', '--kind', 'cuckoo'],
+        ['create', at('x.bf'), '-n', '10', '-p', '0.1', '--kind', 'quotient'],
         /--kind must be one of standard, partitioned/,
       ],
       [

@@ -162,7 +162,7 @@ describe('create, open, import, drop', () => {
       RedisBloomFilter.create(client, 'a{b}', { kind: 'standard', capacity: 10, fpr: 0.1 }),
     ).rejects.toThrow(/name must be a string of 1 to 512 characters without '\{' or '\}'/);
     await expect(
-      RedisBloomFilter.create(client, 'bad', { kind: 'cuckoo' as never, capacity: 10, fpr: 0.1 }),
+      RedisBloomFilter.create(client, 'bad', { kind: 'quotient' as never, capacity: 10, fpr: 0.1 }),
     ).rejects.toThrow(InvalidArgumentError);
     await expect(
       RedisBloomFilter.create(client, 'big', { kind: 'standard', bits: 2 ** 33, hashes: 3 }),
