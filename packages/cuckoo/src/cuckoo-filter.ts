@@ -3,7 +3,6 @@ import {
   type DeserializeOptions,
   type FilterJson,
   FORMAT_VERSION,
-  FormatError,
   IncompatibleFiltersError,
   InvalidArgumentError,
   type Key,
@@ -12,17 +11,16 @@ import {
 } from '@bloomkit/core';
 import {
   checkAllocation,
-  decodeChain,
   encodeNestedParts,
   fromFilterJson,
   joinParts,
-  readDeserializeOptions,
   resolveSeed,
   toFilterJson,
 } from '@bloomkit/core/internal';
-import { batchHashes, checkHashBatch, crc32c, hashBatch, hashInto, keyList } from '@bloomkit/core/kit';
+import { batchHashes, checkHashBatch, hashBatch, hashInto, keyList } from '@bloomkit/core/kit';
 import { CapacityError } from './capacity-error.js';
-import { type CuckooParams, cuckooKind, readParams, writeParams } from './cuckoo-codec.js';
+import { type CuckooParams, cuckooKind, writeParams } from './cuckoo-codec.js';
+import { readCuckooFile, syncCuckooFile } from './cuckoo-file.js';
 import { fingerprintOf, firstBucket, otherBucket } from './cuckoo-hash.js';
 import { type BucketSize, MAX_KICKS, planShape, rateAt } from './cuckoo-shape.js';
 import { CuckooWalk } from './cuckoo-walk.js';
@@ -34,11 +32,6 @@ const NAME = 'CuckooFilter';
 export interface CuckooCreateOptions extends SeedOption {
   /** Slots a bucket: 2, 4 (default) or 8. Larger buckets fill further (84%, 95%, 98%) and need a bit more a slot. */
   readonly bucketSize?: BucketSize;
-}
-
-/** Where an in-place filter's file is: the array it was read from (see {@link CuckooFilter.syncBytes}). */
-interface InPlace {
-  readonly file: Uint8Array;
 }
 
 /**
@@ -80,13 +73,16 @@ export class CuckooFilter {
   /** Buckets a key touches (the Bloom filters' k): 2. */
   readonly hashes = 2;
   private held: number;
+  /** The params it was made or read with (their `held` is stale: see {@link params}). */
+  private readonly made: CuckooParams;
   private readonly table: SlotTable;
   private readonly walk: CuckooWalk;
   private readonly modulus: number;
   private readonly hash = new Int32Array(4);
-  private inPlace: InPlace | undefined;
+  /** The file the table is a view of, when read in place (see {@link syncBytes}). */
+  private readonly inPlace: Uint8Array | undefined;
 
-  private constructor(params: CuckooParams, seed: number, table: SlotTable, inPlace?: InPlace) {
+  private constructor(params: CuckooParams, seed: number, table: SlotTable, inPlace?: Uint8Array) {
     this.seed = seed;
     this.fingerprintBits = params.fingerprintBits;
     this.bucketSize = params.bucketSize;
@@ -95,6 +91,7 @@ export class CuckooFilter {
     this.fpr = params.fpr;
     this.maxKicks = params.maxKicks;
     this.held = params.held;
+    this.made = params;
     this.table = table;
     this.modulus = 2 ** params.fingerprintBits - 1;
     this.walk = new CuckooWalk(table, params.bucketSize, params.buckets, params.maxKicks);
@@ -257,19 +254,17 @@ export class CuckooFilter {
     const list = keyList(where, keys);
     this.walk.begin();
     let fresh = 0;
-    let placed = 0;
     try {
       for (let start = 0; start < list.length; ) {
         const count = hashBatch(list, start, this.seed, where);
-        const hashes = batchHashes();
-        for (let j = 0; j < count; j++, placed++) if (this.insert(hashes, 4 * j)) fresh++;
+        fresh += this.insertRun(batchHashes(), count, undefined);
         start += count;
       }
     } catch (error) {
       this.walk.undo();
       throw error;
     }
-    this.held += placed;
+    this.held += list.length;
     return fresh;
   }
 
@@ -280,18 +275,25 @@ export class CuckooFilter {
   addHashes(hashes: Int32Array, count: number, answers?: Uint8Array): number {
     checkHashBatch(`${NAME}.addHashes`, hashes, count, answers, false);
     this.walk.begin();
-    let fresh = 0;
+    let fresh: number;
     try {
-      for (let j = 0; j < count; j++) {
-        const yes = this.insert(hashes, 4 * j);
-        if (yes) fresh++;
-        if (answers !== undefined) answers[j] = yes ? 1 : 0;
-      }
+      fresh = this.insertRun(hashes, count, answers);
     } catch (error) {
       this.walk.undo();
       throw error;
     }
     this.held += count;
+    return fresh;
+  }
+
+  /** Places `count` hashed keys in order (the log kept for the caller's undo); returns how many were absent. */
+  private insertRun(hashes: Int32Array, count: number, answers: Uint8Array | undefined): number {
+    let fresh = 0;
+    for (let j = 0; j < count; j++) {
+      const yes = this.insert(hashes, 4 * j);
+      if (yes) fresh++;
+      if (answers !== undefined) answers[j] = yes ? 1 : 0;
+    }
     return fresh;
   }
 
@@ -322,8 +324,7 @@ export class CuckooFilter {
     let removed = 0;
     for (let start = 0; start < list.length; ) {
       const count = hashBatch(list, start, this.seed, where);
-      const hashes = batchHashes();
-      for (let j = 0; j < count; j++) if (this.deleteHash(hashes, 4 * j)) removed++;
+      removed += this.deleteHashes(batchHashes(), count);
       start += count;
     }
     return removed;
@@ -349,21 +350,12 @@ export class CuckooFilter {
   union(other: CuckooFilter): CuckooFilter {
     this.checkCompatible(other, 'union');
     const merged = this.clone();
-    const walk = merged.walk;
-    const b = this.bucketSize;
-    walk.begin();
-    for (let slot = 0; slot < other.table.slots; slot++) {
-      const fp = other.table.get(slot);
-      if (fp === 0) continue;
-      const bucket = Math.floor(slot / b);
-      // The walk's choices for a fingerprint without its key: seeded by its slot (any seed is correct).
-      if (!walk.place(fp, bucket, otherBucket(bucket, fp, this.buckets), slot >>> 0)) {
-        throw new CapacityError(
-          `${NAME}.union: the fingerprints of both (${this.held} + ${other.held}) do not fit one table of ${this.table.slots} slots`,
-        );
-      }
-      merged.held++;
+    if (!merged.walk.placeAll(other.table)) {
+      throw new CapacityError(
+        `${NAME}.union: the fingerprints of both (${this.held} + ${other.held}) do not fit one table of ${this.table.slots} slots`,
+      );
     }
+    merged.held += other.held;
     return merged;
   }
 
@@ -378,20 +370,19 @@ export class CuckooFilter {
     if (!(other instanceof CuckooFilter)) {
       throw new IncompatibleFiltersError(`${NAME}.${what}: the other filter must be a CuckooFilter`);
     }
-    const mine = `${this.buckets} buckets of ${this.bucketSize}, ${this.fingerprintBits}-bit fingerprints, seed ${this.seed}`;
-    const theirs = `${other.buckets} buckets of ${other.bucketSize}, ${other.fingerprintBits}-bit fingerprints, seed ${other.seed}`;
-    if (mine !== theirs) throw new IncompatibleFiltersError(`${NAME}.${what}: ${mine} against ${theirs}`);
+    if (this.shape() !== other.shape()) {
+      throw new IncompatibleFiltersError(`${NAME}.${what}: ${this.shape()} against ${other.shape()}`);
+    }
+  }
+
+  /** What two filters must share to combine or be equal: buckets, bucket size, fingerprint bits, seed. */
+  private shape(): string {
+    return `${this.buckets} buckets of ${this.bucketSize}, ${this.fingerprintBits}-bit fingerprints, seed ${this.seed}`;
   }
 
   /** An independent copy. */
   clone(): CuckooFilter {
-    const table = new SlotTable(
-      this.table.bytes.slice(),
-      this.table.payloadBytes,
-      this.fingerprintBits,
-      this.table.slots,
-    );
-    return new CuckooFilter(this.params(), this.seed, table);
+    return new CuckooFilter(this.params(), this.seed, this.table.copy());
   }
 
   /** Removes every key. */
@@ -402,26 +393,14 @@ export class CuckooFilter {
 
   /** True when both have the same shape, seed and slots. */
   equals(other: CuckooFilter): boolean {
-    if (!(other instanceof CuckooFilter)) return false;
-    const a = this.table.payload();
-    const b = other.table.payload();
-    if (this.bits !== other.bits || this.bucketSize !== other.bucketSize || this.seed !== other.seed)
-      return false;
-    if (this.fingerprintBits !== other.fingerprintBits || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-    return true;
+    return (
+      other instanceof CuckooFilter && this.shape() === other.shape() && this.table.sameSlots(other.table)
+    );
   }
 
+  /** The params block's fields now: the shape the filter was made with, and the count it holds. */
   private params(): CuckooParams {
-    return {
-      fingerprintBits: this.fingerprintBits,
-      bucketSize: this.bucketSize,
-      buckets: this.buckets,
-      maxKicks: this.maxKicks,
-      capacity: this.capacity,
-      fpr: this.fpr,
-      held: this.held,
-    };
+    return { ...this.made, held: this.held };
   }
 
   /** The filter in bloomkit's binary format (docs/FORMAT.md §3.9), in one array. */
@@ -439,16 +418,13 @@ export class CuckooFilter {
    * from, so they are a valid file again, and returns them. InvalidArgumentError for any other filter.
    */
   syncBytes(): Uint8Array {
-    const file = this.inPlace?.file;
+    const file = this.inPlace;
     if (file === undefined) {
       throw new InvalidArgumentError(
         `${NAME}.syncBytes: this filter does not work in place (it was not read with copy: false from one array); use serialize()`,
       );
     }
-    const view = new DataView(file.buffer, file.byteOffset, file.length);
-    view.setUint32(24 + 24, this.held % 2 ** 32, true);
-    view.setUint32(24 + 28, Math.floor(this.held / 2 ** 32), true);
-    view.setUint32(file.length - 4, crc32c(file.subarray(0, file.length - 4)), true);
+    syncCuckooFile(file, this.held);
     return file;
   }
 
@@ -463,37 +439,8 @@ export class CuckooFilter {
    * the filter works in the given bytes ({@link syncBytes}).
    */
   static deserialize(bytes: ByteSource, options?: DeserializeOptions): CuckooFilter {
-    const where = `${NAME}.deserialize`;
-    const read = readDeserializeOptions(where, options);
-    const envelope = decodeChain(cuckooKind, bytes, { verifyChecksum: read.verifyChecksum, where });
-    const params = readParams(envelope.params, envelope.payloadLength, where);
-    const slots = params.buckets * params.bucketSize;
-    const payload = envelope.payload.length === 1 ? envelope.payload[0]! : undefined;
-    const whole = bytes instanceof Uint8Array ? bytes : undefined;
-    let table: SlotTable;
-    let inPlace: InPlace | undefined;
-    if (!read.copy && payload !== undefined && whole !== undefined) {
-      // The checksum's four bytes follow the payload: the table's three bytes of slack.
-      const view = new Uint8Array(payload.buffer, payload.byteOffset, payload.length + 3);
-      table = new SlotTable(view, payload.length, params.fingerprintBits, slots);
-      inPlace = { file: whole };
-    } else {
-      checkAllocation(where, envelope.payloadLength, undefined);
-      table = SlotTable.empty(slots, params.fingerprintBits);
-      let at = 0;
-      for (const part of envelope.payload) {
-        table.bytes.set(part, at);
-        at += part.length;
-      }
-    }
-    const census = table.census();
-    if (!census.padClear) throw new FormatError(`${where}: the pad bits after the last slot must be 0`);
-    if (census.held !== params.held) {
-      throw new FormatError(
-        `${where}: the params say ${params.held} fingerprints, the slots hold ${census.held}`,
-      );
-    }
-    return new CuckooFilter(params, envelope.seed, table, inPlace);
+    const file = readCuckooFile(bytes, options, `${NAME}.deserialize`);
+    return new CuckooFilter(file.params, file.seed, file.table, file.inPlace);
   }
 
   /** Reads the JSON form written by `toJSON()`; FormatError for anything else. */

@@ -43,6 +43,22 @@ export class CuckooWalk {
     return this.kick(fp, i1, i2, r);
   }
 
+  /**
+   * Places every fingerprint of `source` (a table of the same shape) from the bucket it sits in, as if its keys
+   * were added; false when one finds no room (the caller's copy is then thrown away).
+   */
+  placeAll(source: SlotTable): boolean {
+    this.begin();
+    for (let slot = 0; slot < source.slots; slot++) {
+      const fp = source.get(slot);
+      if (fp === 0) continue;
+      const bucket = Math.floor(slot / this.bucketSize);
+      // The walk's choices for a fingerprint without its key: seeded by its slot (any seed is correct).
+      if (!this.place(fp, bucket, otherBucket(bucket, fp, this.buckets), slot >>> 0)) return false;
+    }
+    return true;
+  }
+
   /** Writes `fp` into the empty slot `slot`, logged. */
   placeAt(slot: number, fp: number): void {
     this.write(slot, 0, fp);

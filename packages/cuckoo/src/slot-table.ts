@@ -35,6 +35,20 @@ export class SlotTable {
     return new SlotTable(new Uint8Array(payloadBytes + 3), payloadBytes, bits, slots);
   }
 
+  /** An independent copy. */
+  copy(): SlotTable {
+    return new SlotTable(this.bytes.slice(), this.payloadBytes, this.fingerprintBits, this.slots);
+  }
+
+  /** True when both payloads hold the same bytes. */
+  sameSlots(other: SlotTable): boolean {
+    const a = this.payload();
+    const b = other.payload();
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+  }
+
   /** The payload as the file holds it (a view of the table's own bytes). */
   payload(): Uint8Array {
     return this.bytes.subarray(0, this.payloadBytes);

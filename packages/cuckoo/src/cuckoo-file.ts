@@ -1,0 +1,65 @@
+import { type ByteSource, type DeserializeOptions, FormatError } from '@bloomkit/core';
+import { checkAllocation, decodeChain, readDeserializeOptions, setUint64 } from '@bloomkit/core/internal';
+import { crc32c } from '@bloomkit/core/kit';
+import { type CuckooParams, cuckooKind, readParams } from './cuckoo-codec.js';
+import { SlotTable } from './slot-table.js';
+
+/** A kind-10 file once read: its params, seed and table, and the array it was read from when it works in place. */
+export interface CuckooFile {
+  readonly params: CuckooParams;
+  readonly seed: number;
+  readonly table: SlotTable;
+  /** The whole file, when the table is a view of it (`copy: false` of one array). */
+  readonly inPlace: Uint8Array | undefined;
+}
+
+/** Byte offset of the params' fingerprint count in a top-level file: header (24) + offset 24 in the params. */
+const HELD_AT = 24 + 24;
+
+/**
+ * Reads a file of kind 10 (docs/FORMAT.md §3.9): the envelope and params checked before anything is allocated, the
+ * table copied (or, with `copy: false` of one array, read in place: the checksum's four bytes after the payload are
+ * the table's three bytes of slack), then the pad bits and the stored count checked against the slots.
+ */
+export function readCuckooFile(
+  bytes: ByteSource,
+  options: DeserializeOptions | undefined,
+  where: string,
+): CuckooFile {
+  const read = readDeserializeOptions(where, options);
+  const envelope = decodeChain(cuckooKind, bytes, { verifyChecksum: read.verifyChecksum, where });
+  const params = readParams(envelope.params, envelope.payloadLength, where);
+  const slots = params.buckets * params.bucketSize;
+  const payload = envelope.payload.length === 1 ? envelope.payload[0]! : undefined;
+  const whole = bytes instanceof Uint8Array ? bytes : undefined;
+  let table: SlotTable;
+  let inPlace: Uint8Array | undefined;
+  if (!read.copy && payload !== undefined && whole !== undefined) {
+    const view = new Uint8Array(payload.buffer, payload.byteOffset, payload.length + 3);
+    table = new SlotTable(view, payload.length, params.fingerprintBits, slots);
+    inPlace = whole;
+  } else {
+    checkAllocation(where, envelope.payloadLength, undefined);
+    table = SlotTable.empty(slots, params.fingerprintBits);
+    let at = 0;
+    for (const part of envelope.payload) {
+      table.bytes.set(part, at);
+      at += part.length;
+    }
+  }
+  const census = table.census();
+  if (!census.padClear) throw new FormatError(`${where}: the pad bits after the last slot must be 0`);
+  if (census.held !== params.held) {
+    throw new FormatError(
+      `${where}: the params say ${params.held} fingerprints, the slots hold ${census.held}`,
+    );
+  }
+  return { params, seed: envelope.seed, table, inPlace };
+}
+
+/** Writes the fingerprint count and the checksum into a file whose table was changed in place. */
+export function syncCuckooFile(file: Uint8Array, held: number): void {
+  const view = new DataView(file.buffer, file.byteOffset, file.length);
+  setUint64(view, HELD_AT, held);
+  view.setUint32(file.length - 4, crc32c(file.subarray(0, file.length - 4)), true);
+}
