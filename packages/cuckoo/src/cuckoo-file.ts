@@ -47,14 +47,18 @@ export function readCuckooFile(
       at += part.length;
     }
   }
-  const census = table.census();
-  if (!census.padClear) throw new FormatError(`${where}: the pad bits after the last slot must be 0`);
-  if (census.held !== params.held) {
-    throw new FormatError(
-      `${where}: the params say ${params.held} fingerprints, the slots hold ${census.held}`,
-    );
+  const held = checkedHeld(table, where);
+  if (held !== params.held) {
+    throw new FormatError(`${where}: the params say ${params.held} fingerprints, the slots hold ${held}`);
   }
   return { params, seed: envelope.seed, table, inPlace };
+}
+
+/** The fingerprints the table holds, once its pad bits are checked to be 0 (FormatError otherwise). */
+export function checkedHeld(table: SlotTable, where: string): number {
+  const census = table.census();
+  if (!census.padClear) throw new FormatError(`${where}: the pad bits after the last slot must be 0`);
+  return census.held;
 }
 
 /** Writes the fingerprint count and the checksum into a file whose table was changed in place. */

@@ -50,7 +50,7 @@ export interface CuckooCreateOptions extends SeedOption {
  *   added and not deleted, above it when other keys share the fingerprint (as `CF.COUNT`).
  *
  * A key never added is present at about 2·b·load / (2^f − 1) ({@link expectedFpr}). Serialized form: kind 10 of
- * docs/FORMAT.md (§3.9). Single-key calls allocate nothing.
+ * docs/FORMAT.md (§3.9); `cuckooFromTable` builds one from a table's bytes. Single-key calls allocate nothing.
  */
 export class CuckooFilter {
   /** Kind 10's format record. */
@@ -348,7 +348,10 @@ export class CuckooFilter {
    * when they do not fit together.
    */
   union(other: CuckooFilter): CuckooFilter {
-    this.checkCompatible(other, 'union');
+    const mismatch = other instanceof CuckooFilter ? other.shape() : 'another kind of filter';
+    if (mismatch !== this.shape()) {
+      throw new IncompatibleFiltersError(`${NAME}.union: ${this.shape()} against ${mismatch}`);
+    }
     const merged = this.clone();
     if (!merged.walk.placeAll(other.table)) {
       throw new CapacityError(
@@ -364,15 +367,6 @@ export class CuckooFilter {
     throw new IncompatibleFiltersError(
       `${NAME}.intersect: cuckoo filters have no intersection (their fingerprints may sit in either bucket); test keys against both instead`,
     );
-  }
-
-  private checkCompatible(other: CuckooFilter, what: string): void {
-    if (!(other instanceof CuckooFilter)) {
-      throw new IncompatibleFiltersError(`${NAME}.${what}: the other filter must be a CuckooFilter`);
-    }
-    if (this.shape() !== other.shape()) {
-      throw new IncompatibleFiltersError(`${NAME}.${what}: ${this.shape()} against ${other.shape()}`);
-    }
   }
 
   /** What two filters must share to combine or be equal: buckets, bucket size, fingerprint bits, seed. */
@@ -426,6 +420,11 @@ export class CuckooFilter {
     }
     syncCuckooFile(file, this.held);
     return file;
+  }
+
+  /** The payload (§3.9's packed slots) as a view of the table, not a copy: what `@bloomkit/redis` keeps. */
+  payloadParts(): Uint8Array[] {
+    return [this.table.payload()];
   }
 
   /** The JSON form: `{ format: 'bloomkit', version, kind: 'cuckoo', base64 }`. */

@@ -4,7 +4,9 @@ export { type CuckooCreateOptions, CuckooFilter } from './cuckoo-filter.js';
 export {
   type BucketSize,
   type CuckooPlan,
+  type CuckooShape,
   cuckooShape,
   LOAD_AT_CAPACITY,
   MAX_KICKS,
 } from './cuckoo-shape.js';
+export { type CuckooTableOrigin, cuckooFromTable } from './cuckoo-table.js';

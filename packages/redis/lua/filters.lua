@@ -1,6 +1,6 @@
 -- filters.lua: the function library's adds, lookups and deletes of a filter whose meta it read (meta.lua), by its
 -- storage family: the keys hashed here (hash.lua, positions.lua), each call priced first (budget.lua), then the rule
--- of the family that both doors share (bits.lua, ring.lua, chain.lua, counters.lua, exceptions.lua).
+-- of the family that both doors share (bits.lua, ring.lua, chain.lua, counters.lua, exceptions.lua, cuckoo.lua).
 
 -- How many items args[from..] are: at least one.
 local function items(where, args, from)
@@ -53,6 +53,7 @@ local windowAdd, windowHas, chainAdd_, chainHas_
 local function addAll(where, meta, args, from)
   if meta.kind.storage == 'ring' then return windowAdd(where, meta, args, from) end
   if meta.kind.storage == 'chain' then return chainAdd_(where, meta, args, from) end
+  if meta.kind.storage == 'cuckoo' then return cuckoo.addItems(where, meta, args, from) end
   local k = meta.k
   charge(where, args, from, k + (meta.exceptions and CALL_UNITS or 0), 0, format('%d positions', k))
   metaCount(meta)
@@ -72,6 +73,7 @@ end
 local function hasAll(where, meta, args, from)
   if meta.kind.storage == 'ring' then return windowHas(where, meta, args, from) end
   if meta.kind.storage == 'chain' then return chainHas_(where, meta, args, from) end
+  if meta.kind.storage == 'cuckoo' then return cuckoo.hasItems(where, meta, args, from) end
   local k = meta.k
   charge(where, args, from, k + (meta.exceptions and CALL_UNITS or 0), 0, format('%d positions', k))
   local n, ctype = #args - from + 1, meta.width == 0 and 'u1' or 'u' .. meta.width
@@ -199,6 +201,7 @@ end
 
 -- The checked delete of every item args[from..] (counters.lua).
 local function deleteItems(where, meta, args, from)
+  if meta.kind.storage == 'cuckoo' then return cuckoo.deleteItems(where, meta, args, from) end
   local k = meta.k
   charge(where, args, from, 2 * k + ceil(k * k / 32), 0, format('%d counters read and decremented', k))
   local function offsetsOf(i, out)
@@ -207,4 +210,74 @@ local function deleteItems(where, meta, args, from)
     return out
   end
   return deleteAll(meta.hash, meta.data, meta.width, k, #args - from + 1, offsetsOf, metaCount(meta))
+end
+
+-- A cuckoo filter's table for a call on items args[from..] (cuckoo.lua), priced first: each item its hash, its two
+-- buckets read (a GETRANGE each: CALL_UNITS + 1) and a slot written back; an add also one whole walk for the call
+-- (a kick is a bucket read and a slot written: about 5 us measured). The kicks an add may make are those the budget
+-- leaves: never fewer than one walk's, and a call whose walks need more fails whole (cuckoo.refusal).
+cuckoo.ITEM_UNITS, cuckoo.KICK_UNITS = 2 * (CALL_UNITS + 1) + 1, CALL_UNITS + 4
+function cuckoo.call(where, meta, args, from, adds)
+  charge(where, args, from, cuckoo.ITEM_UNITS, adds and meta.kicks * cuckoo.KICK_UNITS or 0,
+    format('two buckets of %d slots', meta.b))
+  local allowance = 0
+  if adds then
+    local units = itemUnits(args, from)
+    allowance = floor((CALL_BUDGET - units - (#args - from + 1) * cuckoo.ITEM_UNITS) / cuckoo.KICK_UNITS)
+  end
+  return cuckoo.view(meta.data, meta.f, meta.b, meta.n, meta.kicks, allowance)
+end
+
+-- The fingerprint, buckets and walk seed of every item.
+function cuckoo.items(v, meta, args, from)
+  local keys = {}
+  for j = from, #args do
+    local h1, h2, h3 = murmur(args[j], meta.seed)
+    local fp, i1, i2 = cuckoo.key(v, h1, h2)
+    keys[#keys + 1] = { fp, i1, i2, h3 }
+  end
+  return keys
+end
+
+-- Adds one copy of every item (CuckooFilter.addAll), whole or nothing: 1 when the item was absent before.
+function cuckoo.addItems(where, meta, args, from)
+  local v = cuckoo.call(where, meta, args, from, true)
+  local count = metaCount(meta)
+  local out = {}
+  for i, key in ipairs(cuckoo.items(v, meta, args, from)) do
+    out[i] = cuckoo.place(v, key[1], key[2], key[3], key[4])
+    if out[i] == nil then fail(where .. ': ' .. cuckoo.refusal(v, meta.name, count)) end
+  end
+  cuckoo.commit(v)
+  call('HINCRBY', meta.hash, 'count', #out)
+  return out
+end
+
+-- Copies of every item's fingerprint in its buckets (CuckooFilter.countOf).
+function cuckoo.countItems(where, meta, args, from)
+  local v = cuckoo.call(where, meta, args, from, false)
+  local out = {}
+  for i, key in ipairs(cuckoo.items(v, meta, args, from)) do out[i] = cuckoo.copies(v, key[1], key[2], key[3]) end
+  return out
+end
+
+-- Membership of every item: 1 when its fingerprint is in one of its buckets.
+function cuckoo.hasItems(where, meta, args, from)
+  local out = cuckoo.countItems(where, meta, args, from)
+  for i = 1, #out do if out[i] > 0 then out[i] = 1 end end
+  return out
+end
+
+-- Removes one copy of every item, in order (CuckooFilter.deleteAll): 1 removed, 0 absent.
+function cuckoo.deleteItems(where, meta, args, from)
+  local v = cuckoo.call(where, meta, args, from, false)
+  local count = metaCount(meta)
+  local out, removed = {}, 0
+  for i, key in ipairs(cuckoo.items(v, meta, args, from)) do
+    out[i] = cuckoo.remove(v, key[1], key[2], key[3])
+    removed = removed + out[i]
+  end
+  cuckoo.commit(v)
+  if removed > 0 then call('HSET', meta.hash, 'count', format('%.0f', max(0, count - removed))) end
+  return out
 end

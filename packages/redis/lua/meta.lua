@@ -12,7 +12,7 @@ local function hexOf(generation) return format('%08x', generation) end
 -- what the checks below are a function of.
 local META_FIELDS = { 'format', 'kind', 'seed', 'bits', 'hashes', 'counterBits', 'capacity', 'fpr', 'shards',
   'shardBlocks', 'growth', 'tightening', 'exceptions', 'duration', 'generation', 'state', 'ageSlices', 'sliceBits',
-  'generationKeys', 'period', 'shapes', 'count' }
+  'generationKeys', 'period', 'shapes', 'table', 'count' }
 local CHECKED_FIELDS = #META_FIELDS - 1
 
 -- Checked metas by name, each with the field values it was checked from: a call whose hash holds the same values
@@ -172,6 +172,26 @@ local function checkCounters(meta, f, int, bad)
   meta.shape = { seed = meta.seed, k = meta.k, sigma = meta.m / TWO32, stride = 0 }
 end
 
+-- A cuckoo filter: n buckets of b slots of f bits, at most `kicks` a walk (the hash's `table`, f:b:n:kicks), two
+-- buckets a key (`hashes` 2), the guard after the table.
+local function checkCuckoo(meta, f, int, bad)
+  meta.width = int('counterBits', 0, 0)
+  if meta.exceptions then bad('exceptions', '0 for a cuckoo filter (exceptions live beside bits)') end
+  local fText, bText, nText, kText = match(f.table or '', '^(%d+):(%d+):(%d+):(%d+)$')
+  local fb, b = integer(fText, 4, 24), integer(bText, 2, 8)
+  local n, kicks = integer(nText, 1, cuckoo.MAX_BUCKETS), integer(kText, 1, 65535)
+  if fb == nil or n == nil or kicks == nil or (b ~= 2 and b ~= 4 and b ~= 8) then
+    bad('table', 'f:b:n:kicks with f in [4, 24], b one of 2, 4, 8, n in [1, 2^31 - 1] and kicks in [1, 65535]')
+  end
+  if ceil(n * b * fb / 8) * 8 > TWO32 - 8 * GUARD_BYTES then
+    bad('table', 'a table of at most 2^32 - 32 bits (one Redis string, the guard after it)')
+  end
+  meta.m = int('bits', n * b * fb, n * b * fb)
+  if meta.k ~= 2 then bad('hashes', '2 (the buckets of a key)') end
+  if f.capacity == '' or f.fpr == '' then bad('capacity', 'the capacity a cuckoo filter was sized for') end
+  meta.f, meta.b, meta.n, meta.kicks = fb, b, n, kicks
+end
+
 -- A standard or partitioned filter: m bits (a multiple of the layout's unit), the guard after them.
 local function checkBits(meta, f, int, bad)
   meta.width = int('counterBits', 0, 0)
@@ -183,7 +203,8 @@ local function checkBits(meta, f, int, bad)
 end
 
 -- Each storage family's own checks, by the family its kind names (sizing.lua).
-local STORAGE_CHECKS = { ring = checkRing, shards = checkShards, chain = checkChain, counters = checkCounters, bits = checkBits }
+local STORAGE_CHECKS = { ring = checkRing, shards = checkShards, chain = checkChain, counters = checkCounters,
+  bits = checkBits, cuckoo = checkCuckoo }
 
 -- The fields every family has, each within its range, and those a family does not use at their empty values.
 local function checkCommon(meta, f, int, bad)

@@ -23,6 +23,18 @@ local function plan(where, o)
   elseif o.width ~= nil then
     fail(format('%s: COUNTERBITS applies to a counting filter, not %s', where, o.kind))
   end
+  local b = 4
+  if kind.storage == 'cuckoo' then
+    if o.bucketSize ~= nil then
+      b = argInteger(where, 'BUCKETSIZE', o.bucketSize, 2, 8)
+      if b ~= 2 and b ~= 4 and b ~= 8 then fail(format('%s: BUCKETSIZE must be one of 2, 4, 8, got %s', where, show(o.bucketSize))) end
+    end
+    if capacity > floor(cuckoo.MAX_BUCKETS * b * cuckoo.LOAD[b]) then
+      fail(format('%s: CAPACITY must be at most %.0f for buckets of %d, got %.0f', where, floor(cuckoo.MAX_BUCKETS * b * cuckoo.LOAD[b]), b, capacity))
+    end
+  elseif o.bucketSize ~= nil then
+    fail(format('%s: BUCKETSIZE applies to a cuckoo filter, not %s', where, o.kind))
+  end
   if o.exceptions and kind.storage ~= 'bits' then
     fail(format('%s: EXCEPTIONS live beside bits: KIND must be standard or partitioned, not %s', where, o.kind))
   end
@@ -46,8 +58,14 @@ local function plan(where, o)
   elseif o.growth ~= nil or o.tightening ~= nil then
     fail(format('%s: %s applies to a scalable filter, not %s', where, o.growth ~= nil and 'GROWTH' or 'TIGHTENING', o.kind))
   end
-  local bits, k
+  local bits, k, table_
   if shapes ~= nil then bits, k = match(shapes, '^(%d+):(%d+)'); bits, k = tonumber(bits), tonumber(k)
+  elseif kind.storage == 'cuckoo' then
+    local f, n = cuckoo.size(capacity, fpr, b)
+    if f == nil then
+      fail(format('%s: FPR must be at least %s for a cuckoo filter with buckets of %d (24-bit fingerprints), got %s', where, exact(cuckoo.rate(24, b, cuckoo.LOAD[b])), b, exact(fpr)))
+    end
+    bits, k, table_ = n * b * f, 2, format('%d:%d:%.0f:%d', f, b, n, cuckoo.KICKS)
   else bits, k = chooseShape(kind, capacity, fpr) end
   if bits == nil or bits * max(1, width) > (MAX_STRING_BYTES - GUARD_BYTES) * 8 then
     fail(format('%s: a %s filter of CAPACITY %.0f at FPR %s needs more than a Redis string (512 MB); use a larger FPR or a smaller CAPACITY',
@@ -57,7 +75,7 @@ local function plan(where, o)
     format = FORMAT_TAG, kind = o.kind, seed = format('%.0f', seed), bits = format('%.0f', bits), hashes = tostring(k),
     counterBits = tostring(width), capacity = format('%.0f', capacity), fpr = exact(fpr), shards = '1',
     shardBlocks = '0', growth = growth, tightening = tightening, exceptions = o.exceptions and '1' or '0',
-    duration = '0', shapes = shapes,
+    duration = '0', shapes = shapes, table = table_,
   }
 end
 
@@ -73,6 +91,9 @@ local function difference(meta, planned)
   if meta.capacity == nil then return 'capacity: the filter was built from bits and hashes' end
   if meta.capacity ~= tonumber(planned.capacity) then return format('capacity %.0f vs %s', meta.capacity, planned.capacity) end
   if meta.fpr ~= tonumber(planned.fpr) then return format('fpr %s vs %s', exact(meta.fpr), planned.fpr) end
+  if planned.table ~= nil and meta.b ~= tonumber(match(planned.table, '^%d+:(%d+):')) then
+    return format('bucketSize %d vs %s', meta.b, match(planned.table, '^%d+:(%d+):'))
+  end
   if tonumber(f.growth) ~= tonumber(planned.growth) then return format('growth %s vs %s', f.growth, planned.growth) end
   if tonumber(f.tightening) ~= tonumber(planned.tightening) then
     return format('tightening %s vs %s', f.tightening, planned.tightening)
@@ -127,6 +148,7 @@ local function reserve(where, name, planned)
     call('DEL', data)
     call('SETRANGE', data, bytes, char(floor(generation / 16777216), floor(generation / 65536) % 256, floor(generation / 256) % 256, generation % 256))
   end
+  if planned.table ~= nil then fields[#fields + 1] = 'table'; fields[#fields + 1] = planned.table end
   fields[#fields + 1] = 'generation'; fields[#fields + 1] = format('%.0f', generation)
   fields[#fields + 1] = 'count'; fields[#fields + 1] = '0'
   fields[#fields + 1] = 'state'; fields[#fields + 1] = 'ready'

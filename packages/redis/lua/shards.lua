@@ -67,7 +67,7 @@ end
 
 -- bk_shard_madd NAME/i GENERATION ITEM [ITEM ...] -> as bk_madd, for items that all belong to shard i of the blocked
 -- filter NAME. The filter's count is not changed here (its meta lives in another slot): add the number of 1s with
--- bk_count.
+-- bk_shard_count.
 local function bk_shard_madd(keys, args)
   local where = 'bk_shard_madd'
   items(where, args, 2)

@@ -36,14 +36,16 @@ local KINDS = {
   -- the meta hash's `filters`, each sub-filter's count in `count:j`, and the m and k of every sub-filter the chain may
   -- hold in `shapes` (chain-shapes.ts of @bloomkit/redis).
   scalable = { storage = 'chain', sliced = true, creates = true },
-  -- Spans slots: the verbs on its name read its meta only (bk_info, bk_card, bk_count); its items go to their shards
+  -- Spans slots: the verbs on its name read its meta only (bk_info, bk_card, bk_shard_count); its items go to their shards
   -- (bk_shard_madd, bk_shard_mexists).
   blocked = { storage = 'shards', unit = function() return 512 end, sliced = false },
   -- k + l slices in one string, the generations' state in the meta hash.
   window = { storage = 'ring', sliced = true },
+  -- n buckets of b slots of f bits in one string (cuckoo.lua), the guard after them; f:b:n:kicks in `table`.
+  cuckoo = { storage = 'cuckoo', creates = true },
 }
-local KIND_NAMES = 'standard, partitioned, counting, scalable'
-local SERVED = 'standard, partitioned, counting, scalable, blocked (by shard) and window'
+local KIND_NAMES = 'standard, partitioned, counting, scalable, cuckoo'
+local SERVED = 'standard, partitioned, counting, scalable, cuckoo, blocked (by shard) and window'
 
 -- m and k for n keys at rate p (chooseShape of @bloomkit/core).
 local function chooseShape(kind, n, p, fromK, toK)
@@ -67,6 +69,22 @@ local function chooseShape(kind, n, p, fromK, toK)
     end
   end
   return bestBits, bestK
+end
+
+-- A cuckoo filter's table for n keys at rate p in buckets of b (planShape of @bloomkit/cuckoo): n / (b * load)
+-- buckets at the load a table of b-slot buckets is sized for, and the fewest fingerprint bits f in [4, 24] whose rate
+-- at that load, 1 - (1 - 1 / (2^f - 1))^(2 b load), is at most p. Returns f and the buckets, or nil when even 24 bits
+-- give more than p.
+function cuckoo.rate(f, b, load)
+  return -expm1(2 * b * load * log(1 - 1 / (2 ^ f - 1)))
+end
+
+function cuckoo.size(n, p, b)
+  local load = cuckoo.LOAD[b]
+  local f = 4
+  while f < 24 and cuckoo.rate(f, b, load) > p do f = f + 1 end
+  if cuckoo.rate(f, b, load) > p then return nil end
+  return f, max(1, ceil(n / (b * load)))
 end
 
 -- The schedule of a scalable filter (docs/FORMAT.md section 3.4; Almeida et al., "Scalable Bloom Filters", 2007):

@@ -1,7 +1,7 @@
 local function bk_reserve(keys, args)
   local where = 'bk_reserve'
   local name = checkName(keys[1])
-  if #args < 3 then fail(where .. ': give KIND CAPACITY FPR [SEED s] [COUNTERBITS w] [GROWTH g] [TIGHTENING r] [EXCEPTIONS]') end
+  if #args < 3 then fail(where .. ': give KIND CAPACITY FPR [SEED s] [COUNTERBITS w] [GROWTH g] [TIGHTENING r] [BUCKETSIZE b] [EXCEPTIONS]') end
   local o = { kind = args[1], capacity = args[2], fpr = args[3] }
   local i = 4
   while i <= #args do
@@ -10,12 +10,13 @@ local function bk_reserve(keys, args)
     elseif option == 'COUNTERBITS' and i < #args then o.width = args[i + 1]; i = i + 2
     elseif option == 'GROWTH' and i < #args then o.growth = args[i + 1]; i = i + 2
     elseif option == 'TIGHTENING' and i < #args then o.tightening = args[i + 1]; i = i + 2
+    elseif option == 'BUCKETSIZE' and i < #args then o.bucketSize = args[i + 1]; i = i + 2
     elseif option == 'EXCEPTIONS' then o.exceptions = true; i = i + 1
-    elseif (option == 'SEED' or option == 'COUNTERBITS' or option == 'GROWTH' or option == 'TIGHTENING') and i == #args then
+    elseif (option == 'SEED' or option == 'COUNTERBITS' or option == 'GROWTH' or option == 'TIGHTENING' or option == 'BUCKETSIZE') and i == #args then
       fail(format('%s: %s needs a value', where, option))
     elseif option == 'DURATION' then
       fail(format("%s: DURATION applies to a window filter, which the functions do not size (a window's sizing would hold the server about a second): create it with @bloomkit/redis, or bloomkit create FILE --kind window --duration D and bloomkit push FILE redis://HOST/NAME", where))
-    else fail(format('%s: unknown option %s (known: SEED s, COUNTERBITS w, GROWTH g, TIGHTENING r, EXCEPTIONS)', where, show(args[i]))) end
+    else fail(format('%s: unknown option %s (known: SEED s, COUNTERBITS w, GROWTH g, TIGHTENING r, BUCKETSIZE b, EXCEPTIONS)', where, show(args[i]))) end
   end
   reserve(where, name, plan(where, o))
   return { ok = 'OK' }
@@ -80,8 +81,8 @@ local function bk_mexists_at(keys, args)
   return windowHas('bk_mexists_at', meta, args, 3, ms)
 end
 
--- bk_insert NAME [KIND k] [CAPACITY c] [ERROR e] [SEED s] [COUNTERBITS w] [GROWTH g] [TIGHTENING r] [EXCEPTIONS]
--- [NOCREATE] ITEMS ITEM... ->
+-- bk_insert NAME [KIND k] [CAPACITY c] [ERROR e] [SEED s] [COUNTERBITS w] [GROWTH g] [TIGHTENING r] [BUCKETSIZE b]
+-- [EXCEPTIONS] [NOCREATE] ITEMS ITEM... ->
 -- as bk_madd, creating the filter first when it does not exist (KIND standard, CAPACITY 100, ERROR 0.01 unless
 -- given; RedisBloom's defaults). With NOCREATE a missing filter is an error. An existing filter is compared with
 -- the options given (not with the defaults).
@@ -106,7 +107,8 @@ local function bk_insert(keys, args)
     elseif option == 'COUNTERBITS' then o.width = value; given = true; i = i + 2
     elseif option == 'GROWTH' then o.growth = value; given = true; i = i + 2
     elseif option == 'TIGHTENING' then o.tightening = value; given = true; i = i + 2
-    else fail(format('%s: unknown option %s (known: KIND, CAPACITY, ERROR, SEED, COUNTERBITS, GROWTH, TIGHTENING, EXCEPTIONS, NOCREATE, ITEMS)', where, show(args[i]))) end
+    elseif option == 'BUCKETSIZE' then o.bucketSize = value; given = true; i = i + 2
+    else fail(format('%s: unknown option %s (known: KIND, CAPACITY, ERROR, SEED, COUNTERBITS, GROWTH, TIGHTENING, BUCKETSIZE, EXCEPTIONS, NOCREATE, ITEMS)', where, show(args[i]))) end
   end
   if i > #args then fail(where .. ': give ITEMS and at least one ITEM') end
   items(where, args, i + 1)
@@ -155,7 +157,7 @@ local function bk_info(keys, args)
   local storageKey = meta.data
   if sharded then storageKey = format('bloomkit:{%s/SHARD}:shard:%s', meta.name, hexOf(meta.generation)) end
   if meta.kind.storage == 'chain' then storageKey = format('bloomkit:{%s}:sub:J:%s', meta.name, hexOf(meta.generation)) end
-  return {
+  local info = {
     'Capacity', capacity,
     'Size', size,
     'Number of filters', filters,
@@ -175,14 +177,22 @@ local function bk_info(keys, args)
     'Tightening', meta.tightening and exact(meta.tightening) or 0,
     'Functions version', VERSION,
   }
+  if meta.kind.storage == 'cuckoo' then
+    -- RedisBloom's CF.INFO names, then the fingerprint's bits.
+    for _, v in ipairs({ 'Number of buckets', meta.n, 'Bucket size', meta.b, 'Max iterations', meta.kicks,
+      'Fingerprint bits', meta.f }) do info[#info + 1] = v end
+  end
+  return info
 end
 
 local function counting(where, meta)
-  if meta.width == 0 then fail(format('%s: %s is a %s filter; deletes need counters (a counting filter)', where, meta.name, meta.kindName)) end
+  if meta.width == 0 and meta.kind.storage ~= 'cuckoo' then
+    fail(format('%s: %s is a %s filter; deletes need counters or fingerprints (a counting or cuckoo filter)', where, meta.name, meta.kindName))
+  end
   return meta
 end
 
--- bk_del NAME ITEM -> 1 when deleted, 0 when absent (nothing changed). Counting filters.
+-- bk_del NAME ITEM -> 1 when deleted, 0 when absent (nothing changed). Counting and cuckoo filters.
 local function bk_del(keys, args)
   if #args ~= 1 then fail(format('bk_del: give one ITEM (bk_mdel for more), got %d arguments', #args)) end
   return deleteItems('bk_del', counting('bk_del', openFilter(keys[1])), args, 1)[1]
@@ -220,13 +230,24 @@ local function bk_unexcept(keys, args)
   return removeExceptions(meta.set, #args, function(i) return args[i] end)
 end
 
--- bk_count NAME GENERATION N -> the filter's count after adding N (the new items bk_shard_madd reported), while NAME
--- is still the filter of that generation
+-- bk_count NAME ITEM -> the copies of the item's fingerprint in its two buckets of a cuckoo filter (RedisBloom's
+-- CF.COUNT): at least the copies added and not deleted (a colliding key's copies count too)
 local function bk_count(keys, args)
-  if #args ~= 2 then fail('bk_count: give GENERATION N') end
+  if #args ~= 1 then fail(format('bk_count: give one ITEM, got %d arguments', #args)) end
+  local meta = openFilter(keys[1])
+  if meta.kind.storage ~= 'cuckoo' then
+    fail(format('bk_count: %s is a %s filter; bk_count counts the copies in a cuckoo filter', meta.name, meta.kindName))
+  end
+  return cuckoo.countItems('bk_count', meta, args, 1)[1]
+end
+
+-- bk_shard_count NAME GENERATION N -> the filter's count after adding N (the new items bk_shard_madd reported), while
+-- NAME is still the filter of that generation
+local function bk_shard_count(keys, args)
+  if #args ~= 2 then fail('bk_shard_count: give GENERATION N') end
   local meta = openFilter(keys[1], true)
-  local generation = argInteger('bk_count', 'GENERATION', args[1], 1, TWO32 - 1)
-  local n = argInteger('bk_count', 'N', args[2], 0, 1000000)
+  local generation = argInteger('bk_shard_count', 'GENERATION', args[1], 1, TWO32 - 1)
+  local n = argInteger('bk_shard_count', 'N', args[2], 0, 1000000)
   if generation ~= meta.generation then fail('no filter ' .. meta.name .. ' of generation ' .. args[1]) end
   local count = metaCount(meta)
   if n > 0 then call('HSET', metaKey(meta.name), 'count', format('%.0f', min(MAX_SAFE, count + n))) end
@@ -292,7 +313,8 @@ register('bk_mdel', bk_mdel)
 register('bk_except', bk_except)
 register('bk_unexcept', bk_unexcept)
 register('bk_shard_madd', bk_shard_madd)
-register('bk_count', bk_count)
+register('bk_shard_count', bk_shard_count)
+register('bk_count', bk_count, true)
 register('bk_exists', bk_exists, true)
 register('bk_mexists', bk_mexists, true)
 register('bk_mexists_at', bk_mexists_at, true)

@@ -4,6 +4,7 @@ import { BitStore } from './bit-store.js';
 import { chunksOf, type FileChunk, parseCursor } from './chunks.js';
 import { type RedisClient, runScript, script } from './client.js';
 import { CounterStore } from './counter-store.js';
+import { CuckooStore } from './cuckoo-store.js';
 import { filterGone } from './errors.js';
 import { FAMILIES, type StorageFamily } from './families/index.js';
 import { type FilterKeys, filterKeys } from './keys.js';
@@ -108,21 +109,44 @@ export class FilterHandle {
     return this.store.hasMany(keys);
   }
 
-  /** Counting filters: removes one occurrence of `key`, as CountingBloomFilter.delete, atomically. */
+  /**
+   * Counting and cuckoo filters: removes one occurrence of `key`, atomically, as CountingBloomFilter.delete and
+   * CuckooFilter.delete (false, nothing changed, when it is not found).
+   */
   async delete(key: Key): Promise<boolean> {
     return (await this.deleteMany([key]))[0]!;
   }
 
-  /** Counting filters: {@link delete} for each key, in order, in one atomic script call. */
+  /** Counting and cuckoo filters: {@link delete} for each key, in order, in one atomic script call. */
   deleteMany(keys: readonly Key[]): Promise<boolean[]> {
-    if (!(this.store instanceof CounterStore)) {
+    if (!(this.store instanceof CounterStore) && !(this.store instanceof CuckooStore)) {
       return Promise.reject(
         new InvalidArgumentError(
-          `RedisBloomFilter.delete: ${this.name} is a ${this.kind} filter; only counting filters delete`,
+          `RedisBloomFilter.delete: ${this.name} is a ${this.kind} filter; only counting and cuckoo filters delete`,
         ),
       );
     }
     return this.store.deleteMany(keys);
+  }
+
+  /**
+   * Cuckoo filters: the copies of `key`'s fingerprint in its two buckets, as CuckooFilter.countOf (RedisBloom's
+   * `CF.COUNT`): at least the times it was added and not deleted.
+   */
+  async countOf(key: Key): Promise<number> {
+    return (await this.countMany([key]))[0]!;
+  }
+
+  /** Cuckoo filters: {@link countOf} for each key, in one read-only script call. */
+  countMany(keys: readonly Key[]): Promise<number[]> {
+    if (!(this.store instanceof CuckooStore)) {
+      return Promise.reject(
+        new InvalidArgumentError(
+          `RedisBloomFilter.countOf: ${this.name} is a ${this.kind} filter; only cuckoo filters count copies`,
+        ),
+      );
+    }
+    return this.store.countMany(keys);
   }
 
   /**

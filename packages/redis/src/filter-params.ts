@@ -27,6 +27,8 @@ export interface RedisFilterOptions {
   readonly counterBits?: 4 | 8;
   /** Blocked: number of Redis keys the blocks are spread over. Default: one per 4 MiB. */
   readonly shards?: number;
+  /** Cuckoo: slots a bucket, 2, 4 (default) or 8 (as `CuckooFilter.create`'s `bucketSize`). */
+  readonly bucketSize?: 2 | 4 | 8;
   /** Scalable: growth in [1.125, 4] (default 1.5) and tightening in (0, 1) (default 0.93). */
   readonly growth?: number;
   /** Scalable: tightening in (0, 1) (default 0.93). */
@@ -92,6 +94,9 @@ export function planParams(where: string, o: RedisFilterOptions): RedisFilterPar
     throw new InvalidArgumentError(
       `${where}: exceptions live beside bits: kind must be one of standard, partitioned, blocked (or another bit kind), not ${kind}`,
     );
+  }
+  if (o.bucketSize !== undefined && storage !== 'cuckoo') {
+    throw new InvalidArgumentError(`${where}: bucketSize applies to a cuckoo filter, not ${kind}`);
   }
   if (o.duration !== undefined && !family.timed) {
     throw new InvalidArgumentError(`${where}: duration applies to a window, not ${kind}`);

@@ -8,6 +8,7 @@ export { type FunctionsStatus, functionsSource, functionsVersion } from './funct
 export { type RedisStorage, redisKindNames } from './kinds.js';
 export type { LocalFilter } from './local.js';
 export {
+  type CuckooTable,
   MAX_STRING_BITS,
   type RedisFilterParams,
 } from './params.js';

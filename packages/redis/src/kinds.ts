@@ -1,4 +1,5 @@
 import { blockedLayout, InvalidArgumentError } from '@bloomkit/core';
+import { CuckooFilter } from '@bloomkit/cuckoo';
 import {
   type FilterClass,
   isSingleKind,
@@ -16,10 +17,11 @@ import { WindowBloomFilter } from '@bloomkit/window';
  * - `shards`: a bit filter of the blocked layout, cut into shards of whole blocks (a block is self-contained);
  * - `counters`: a single kind with counters (counting), 4- or 8-bit counters in one string;
  * - `chain`: the scalable filter's chain, one string per sub-filter;
- * - `ring`: a window's ring of slices in one string, its generations' state in the meta hash.
+ * - `ring`: a window's ring of slices in one string, its generations' state in the meta hash;
+ * - `cuckoo`: a cuckoo filter's table of fingerprints in one string, changed only by scripts (lua/cuckoo.lua).
  * A chained kind other than the scalable filter has no Redis storage yet (its rules of growth are its own).
  */
-export type RedisStorage = 'bits' | 'shards' | 'counters' | 'chain' | 'ring';
+export type RedisStorage = 'bits' | 'shards' | 'counters' | 'chain' | 'ring' | 'cuckoo';
 
 /** A kind Redis can hold: its class (its record is `Class.kind`) and how it is stored. */
 export interface RedisKind {
@@ -30,6 +32,7 @@ export interface RedisKind {
 /** How Redis stores `Class`, or undefined when it cannot. */
 function storageOf(Class: FilterClass): RedisStorage | undefined {
   if (Class.kind.params === 'ring') return Class === WindowBloomFilter ? 'ring' : undefined;
+  if (Class.kind.params === 'cuckoo') return Class === CuckooFilter ? 'cuckoo' : undefined;
   if (!isSingleKind(Class)) return Class === ScalableBloomFilter ? 'chain' : undefined;
   if (Class.kind.counterWidths.some((width) => width !== 0)) return 'counters';
   return Class.kind.layout === blockedLayout ? 'shards' : 'bits';

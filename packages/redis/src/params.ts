@@ -44,6 +44,25 @@ export interface RedisFilterParams {
    * hash's `shapes`, see chain-shapes.ts); undefined for every other kind.
    */
   readonly shapes?: readonly ChainShape[] | undefined;
+  /** Cuckoo: the table's shape and walk (the meta hash's `table`, f:b:n:kicks); undefined for every other kind. */
+  readonly table?: CuckooTable | undefined;
+}
+
+/** A cuckoo filter's table in Redis: n buckets of b slots of f bits, walks of at most `maxKicks`. */
+export interface CuckooTable {
+  /** f: bits a fingerprint, 4 to 24. */
+  readonly fingerprintBits: number;
+  /** b: slots a bucket. */
+  readonly bucketSize: 2 | 4 | 8;
+  /** n: buckets. */
+  readonly buckets: number;
+  /** The longest walk of an add, in kicks. */
+  readonly maxKicks: number;
+}
+
+/** The meta hash's `table`: f:b:n:kicks. */
+export function encodeCuckooTable(table: CuckooTable): string {
+  return `${table.fingerprintBits}:${table.bucketSize}:${table.buckets}:${table.maxKicks}`;
 }
 
 /** The fields written to the meta hash. Numbers are written as JavaScript prints them, which reads back exactly. */
@@ -78,6 +97,7 @@ export function encodeParams(params: RedisFilterParams): string[] {
     'duration',
     String(params.duration),
     ...(params.shapes === undefined ? [] : ['shapes', encodeChainShapes(params.shapes)]),
+    ...(params.table === undefined ? [] : ['table', encodeCuckooTable(params.table)]),
   ];
 }
 
@@ -150,6 +170,10 @@ export function firstDifference(a: RedisFilterParams, b: RedisFilterParams): str
   ] as const) {
     if (sized && (field === 'bits' || field === 'hashes')) continue;
     if (a[field] !== b[field]) return `${field} ${String(a[field])} vs ${String(b[field])}`;
+  }
+  // A cuckoo filter's bucket size is chosen, not sized (its f and n follow from capacity and fpr as m and k do).
+  if (a.table?.bucketSize !== b.table?.bucketSize) {
+    return `bucketSize ${String(a.table?.bucketSize)} vs ${String(b.table?.bucketSize)}`;
   }
   return undefined;
 }

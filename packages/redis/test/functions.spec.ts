@@ -827,7 +827,7 @@ describe('a blocked filter: one shard per call, by the shard rule', () => {
         list.map(() => 1),
       );
     }
-    expect(await fcall('bk_count', 'blocked-a', field('Generation'), added)).toBe(added);
+    expect(await fcall('bk_shard_count', 'blocked-a', field('Generation'), added)).toBe(added);
     expect(await node.export()).toEqual(local.serialize());
     expect(await fcall('bk_card', 'blocked-a')).toBe(local.count);
     // The verbs of one-slot filters name what to do instead.
@@ -861,7 +861,7 @@ describe('a blocked filter: one shard per call, by the shard rule', () => {
     expect(await refusal(fcall('bk_shard_madd', 'blocked-a', field('Generation'), 'x'))).toMatch(
       /must be NAME\/SHARD/,
     );
-    expect(await refusal(fcall('bk_count', 'blocked-a', '12345', '1'))).toMatch(
+    expect(await refusal(fcall('bk_shard_count', 'blocked-a', '12345', '1'))).toMatch(
       /no filter blocked-a of generation/,
     );
     await node.drop();

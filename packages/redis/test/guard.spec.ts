@@ -24,6 +24,7 @@ const KINDS: RedisFilterOptions[] = [
   { kind: 'counting', capacity: 5_000, fpr: 0.01, counterBits: 8 },
   { kind: 'blocked', capacity: 50_000, fpr: 0.01, shards: 5 },
   { kind: 'scalable', capacity: 500, fpr: 0.01 },
+  { kind: 'cuckoo', capacity: 5_000, fpr: 0.01 },
 ];
 
 const label = (o: RedisFilterOptions) => `${o.kind}${o.counterBits ? ` ${o.counterBits}-bit` : ''}`;

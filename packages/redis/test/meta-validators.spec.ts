@@ -40,6 +40,7 @@ const KINDS: readonly [string, RedisFilterOptions][] = [
   ['exceptions', { kind: 'standard', capacity: 1_000, fpr: 0.01, exceptions: true }],
   ['window', { kind: 'window', capacity: 1_000, fpr: 0.01 }],
   ['timed', { kind: 'window', capacity: 1_000, fpr: 0.01, duration: 60_000 }],
+  ['cuckoo', { kind: 'cuckoo', capacity: 1_000, fpr: 0.01 }],
 ];
 
 /** 'ok', or the error's first words, for Node's open, has and count. */

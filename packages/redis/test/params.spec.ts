@@ -27,6 +27,7 @@ const KINDS: Record<string, RedisFilterOptions> = {
   counting: { kind: 'counting', capacity: 1_000, fpr: 0.01 },
   blocked: { kind: 'blocked', capacity: 100_000, fpr: 0.01, shards: 3 },
   scalable: { kind: 'scalable', capacity: 100, fpr: 0.01 },
+  cuckoo: { kind: 'cuckoo', capacity: 1_000, fpr: 0.01 },
 };
 
 /** Hostile values for every field, and some that contradict the others. */

@@ -112,7 +112,7 @@ describe('README From any language', () => {
       ['FCALL_RO', 'bk_card', 'crawler:plain'],
       ['FCALL', 'bk_shard_madd', 'crawler:blocked/0', generation, 'k'],
       ['FCALL_RO', 'bk_shard_mexists', 'crawler:blocked/0', generation, 'k'],
-      ['FCALL', 'bk_count', 'crawler:blocked', generation, '0'],
+      ['FCALL', 'bk_shard_count', 'crawler:blocked', generation, '0'],
       ['FCALL', 'bk_reserve', 'crawler:chain', 'scalable', '2', '0.01'],
       ['FCALL', 'bk_madd', 'crawler:chain', 'a', 'b', 'c', 'd', 'e', 'f', 'g'], // grows the chain
       ['FCALL_RO', 'bk_mexists', 'crawler:chain', 'a', 'g'],

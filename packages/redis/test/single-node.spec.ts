@@ -36,6 +36,7 @@ const KINDS: RedisFilterOptions[] = [
   { kind: 'counting', capacity: 5_000, fpr: 0.01, seed: 5, counterBits: 8 },
   { kind: 'blocked', capacity: 5_000, fpr: 0.01, seed: 6, shards: 7 },
   { kind: 'scalable', capacity: 500, fpr: 0.01, seed: 7 },
+  { kind: 'cuckoo', capacity: 5_000, fpr: 0.01, seed: 8 },
 ];
 
 /** Keys whose UTF-8 bytes are not their UTF-16 units: non-ASCII, an emoji, lone surrogates (hashed as U+FFFD). */
@@ -196,7 +197,7 @@ describe('create, open, import, drop', () => {
       capacity: 100,
       fpr: 0.01,
     });
-    await expect(plain.delete('x')).rejects.toThrow(/only counting filters delete/);
+    await expect(plain.delete('x')).rejects.toThrow(/only counting and cuckoo filters delete/);
   });
 });
 

@@ -2,6 +2,7 @@ import type { RedisStorage } from '../kinds.js';
 import { BITS } from './bits.js';
 import { CHAIN } from './chain.js';
 import { COUNTERS } from './counters.js';
+import { CUCKOO } from './cuckoo.js';
 import type { StorageFamily } from './family.js';
 import { RING } from './ring.js';
 import { SHARDS } from './shards.js';
@@ -16,4 +17,5 @@ export const FAMILIES: Readonly<Record<RedisStorage, StorageFamily>> = {
   counters: COUNTERS,
   chain: CHAIN,
   ring: RING,
+  cuckoo: CUCKOO,
 };

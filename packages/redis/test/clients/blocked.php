@@ -60,6 +60,6 @@ foreach ($byShard as $shard => $indexes) {
     }
 }
 if ($action === 'add' && $added > 0) {
-    $redis->rawCommand($name, 'FCALL', 'bk_count', 1, $name, $info['Generation'], $added);
+    $redis->rawCommand($name, 'FCALL', 'bk_shard_count', 1, $name, $info['Generation'], $added);
 }
 echo json_encode($answers), "\n";
