@@ -1,4 +1,4 @@
-import { type BloomFilter, type Key, readHeader } from '@bloomkit/core';
+import { type BloomFilter, type FilterFact, type Key, readHeader } from '@bloomkit/core';
 import { CountingBloomFilter } from '@bloomkit/counting';
 import { ExceptionFilter } from '@bloomkit/exceptions';
 import { classOf, deserializeAny } from '@bloomkit/filters';
@@ -60,8 +60,20 @@ export function inspect(name: string, file: Uint8Array): Inspected {
     ),
     row('currentFpr', 'false-positive rate now', filter.expectedFpr(), rate(filter.expectedFpr())),
     ...kindRows(filter),
+    ...factRows(filter),
   ];
   return { rows, filter };
+}
+
+/** What the filter's kind states of its own shape (its `facts()`), a row each: no branch per kind here. */
+function factRows(filter: BloomFilter): Row[] {
+  const facts = (filter as { facts?: () => FilterFact[] }).facts;
+  if (typeof facts !== 'function') return [];
+  return facts
+    .call(filter)
+    .map((fact) =>
+      row(fact.key, fact.label, typeof fact.value === 'number' ? fact.value : String(fact.value), fact.text),
+    );
 }
 
 /** What only some kinds have. */

@@ -236,6 +236,15 @@ describe('the sizer page, in headless Chromium', () => {
         expect(answers[4]).toBe(false);
         expect(num(facts, 'exceptionCount')).toBe(1);
       }
+      if (name === 'cuckoo') {
+        // Printed from the kind's own facts(), not from a branch of the page.
+        const cuckoo = filter as unknown as { fingerprintBits: number; buckets: number };
+        expect([num(facts, 'fingerprintBits'), num(facts, 'bucketSize'), num(facts, 'buckets')]).toEqual([
+          cuckoo.fingerprintBits,
+          4,
+          cuckoo.buckets,
+        ]);
+      }
       await screenshot(`inspect-${name}`);
     }
   });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { BlockedBloomFilter } from '@bloomkit/blocked';
 import { chooseShape, standardLayout } from '@bloomkit/core';
 import { CountingBloomFilter } from '@bloomkit/counting';
+import { cuckooShape } from '@bloomkit/cuckoo';
 import { StandardBloomFilter } from '@bloomkit/standard';
 import { WindowBloomFilter } from '@bloomkit/window';
 import { describe, expect, it } from 'vitest';
@@ -306,7 +307,20 @@ describe('calc', () => {
     );
     const standard = chooseShape(1e6, 0.01, standardLayout);
     expect(rows[0]).toMatchObject({ layout: 'standard', n: 1e6, m: standard.bits, k: standard.hashes });
-    expect(rows.map((r: { layout: string }) => r.layout)).toEqual(['standard', 'partitioned', 'blocked']);
+    expect(rows.map((r: { layout: string }) => r.layout)).toEqual([
+      'standard',
+      'partitioned',
+      'blocked',
+      'cuckoo',
+    ]);
+    const cuckoo = cuckooShape(1e6, 0.01);
+    expect(rows[3]).toMatchObject({ n: 1e6, m: cuckoo.buckets * 4 * cuckoo.fingerprintBits, k: 2 });
+    expect(rows[3].p).toBeCloseTo(cuckoo.fprAtCapacity, 12);
+    // Past what 24-bit fingerprints give, the Bloom layouts alone.
+    const tiny = JSON.parse(
+      (await bloomkit(['calc', '-n', '1e6', '-p', '1e-9', '--json'], { cwd: dir })).stdout,
+    );
+    expect(tiny.map((r: { layout: string }) => r.layout)).toEqual(['standard', 'partitioned', 'blocked']);
     const fromM = JSON.parse(
       (await bloomkit(['calc', '-m', String(standard.bits), '-p', '0.01', '--json'], { cwd: dir })).stdout,
     );

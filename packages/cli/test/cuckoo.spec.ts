@@ -33,7 +33,9 @@ describe('bloomkit with --kind cuckoo', () => {
       capacity: 1000,
       targetFpr: 0.01,
       checksum: 'ok',
+      facts: { fingerprintBits: 10, bucketSize: 4, buckets: 278, maxKicks: 1000 },
     });
+    expect(run(['info', file]).stdout).toMatch(/\nfingerprint bits +10\nslots a bucket +4\nbuckets +278\n/);
     expect(run(['create', other, '--kind', 'cuckoo', '-n', '1000', '-p', '0.01']).status).toBe(0);
     expect(run(['add', other, 'x', 'c']).status).toBe(0);
     expect(run(['merge', merged, file, other]).status).toBe(0);

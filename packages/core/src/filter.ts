@@ -69,6 +69,22 @@ export interface BloomFilter {
   toJSON(): FilterJson;
 }
 
+/**
+ * One fact a filter states about its own kind's shape, beyond the shared API (a cuckoo filter's bucket size, say),
+ * so an inspector (`bloomkit info`, the sizing page) prints it without knowing the kind. A kind that has such facts
+ * gives them from a `facts()` method.
+ */
+export interface FilterFact {
+  /** The name for programs (a JSON key, camelCase). */
+  readonly key: string;
+  /** What a person reads. */
+  readonly label: string;
+  /** The value. */
+  readonly value: number | string | boolean | null;
+  /** The value as a person reads it (grouped, with units). */
+  readonly text: string;
+}
+
 /** The seed used when none is given: filters built alike with default options are compatible. */
 export const DEFAULT_SEED = 0;
 

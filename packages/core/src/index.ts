@@ -15,6 +15,7 @@ export {
   DEFAULT_MAX_BYTES,
   DEFAULT_SEED,
   type DeserializeOptions,
+  type FilterFact,
   type SeedOption,
 } from './filter.js';
 export { FORMAT_VERSION, HEADER_BYTES } from './format.js';

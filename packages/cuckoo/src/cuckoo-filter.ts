@@ -1,6 +1,7 @@
 import {
   type ByteSource,
   type DeserializeOptions,
+  type FilterFact,
   type FilterJson,
   FORMAT_VERSION,
   IncompatibleFiltersError,
@@ -20,6 +21,7 @@ import {
 import { batchHashes, checkHashBatch, hashBatch, hashInto, keyList } from '@bloomkit/core/kit';
 import { CapacityError } from './capacity-error.js';
 import { type CuckooParams, cuckooKind, writeParams } from './cuckoo-codec.js';
+import { cuckooFacts } from './cuckoo-facts.js';
 import { readCuckooFile, syncCuckooFile } from './cuckoo-file.js';
 import { fingerprintOf, firstBucket, otherBucket } from './cuckoo-hash.js';
 import { type BucketSize, MAX_KICKS, planShape, rateAt } from './cuckoo-shape.js';
@@ -36,19 +38,16 @@ export interface CuckooCreateOptions extends SeedOption {
 
 /**
  * A cuckoo filter (Fan, Andersen, Kaminsky & Mitzenmacher, "Cuckoo Filter: Practically Better Than Bloom", CoNEXT
- * 2014): a key is a fingerprint of f bits in one of two buckets of b slots, so a key can be deleted at about
- * f / 0.9 bits a key (11.1 at 1%, 14.4 at 0.1%), a third of a 4-bit counting filter's memory. Any capacity: the
- * bucket count is never rounded to a power of two (docs/FORMAT.md §3.9 gives the alternate-bucket rule).
- *
- * - `add(key)` stores one more copy of the key's fingerprint (as RedisBloom's `CF.ADD`) and returns true when the
- *   key was absent before. When no room is found it throws a {@link CapacityError} and **nothing changed**: every
- *   key added before is still present (no fingerprint is dropped on the way, the trap of most implementations).
- * - `delete(key)` removes one copy of the key's fingerprint, false (and nothing changed) when none is found. As
- *   with any filter that deletes, deleting a key never added can remove the copy of another key that shares its
- *   fingerprint and a bucket (at about the filter's false-positive rate): delete only what was added.
- * - `countOf(key)` counts the copies of the key's fingerprint in its buckets: never below the times the key was
- *   added and not deleted, above it when other keys share the fingerprint (as `CF.COUNT`).
- *
+ * 2014): a key is a fingerprint of f bits in one of two buckets of b slots, so keys can be deleted at about f / 0.9
+ * bits a key (11.1 at 1%, 14.4 at 0.1%), a third of a 4-bit counting filter's memory, at any capacity (the bucket
+ * count is never rounded to a power of two: docs/FORMAT.md §3.9's alternate-bucket rule works for any).
+ * - `add(key)` stores one more copy of the key's fingerprint (as RedisBloom's `CF.ADD`), true when the key was
+ *   absent before. When no room is found it throws a {@link CapacityError} and **nothing changed**: every key added
+ *   before is still present (no fingerprint is dropped on the way, the trap of most implementations).
+ * - `delete(key)` removes one copy, false (nothing changed) when none is found. Deleting a key never added can
+ *   remove the copy of a key that shares its fingerprint and a bucket (at about the false-positive rate).
+ * - `countOf(key)`: copies of the key's fingerprint in its buckets, never below the times it was added and not
+ *   deleted (as `CF.COUNT`).
  * A key never added is present at about 2·b·load / (2^f − 1) ({@link expectedFpr}). Serialized form: kind 10 of
  * docs/FORMAT.md (§3.9); `cuckooFromTable` builds one from a table's bytes. Single-key calls allocate nothing.
  */
@@ -219,10 +218,7 @@ export class CuckooFilter {
     return true;
   }
 
-  /**
-   * Places one copy of the hashed key (the walk's log is the caller's); true when it was absent before.
-   * CapacityError when the walk finds no room: the walk put back what it moved.
-   */
+  /** Places one copy of the hashed key; true when it was absent before. CapacityError, the walk undone, if no room. */
   private insert(hash: Int32Array, at: number): boolean {
     const fp = fingerprintOf(hash[at + 1]!, this.modulus);
     const i1 = firstBucket(hash[at]!, this.buckets);
@@ -420,6 +416,11 @@ export class CuckooFilter {
     }
     syncCuckooFile(file, this.held);
     return file;
+  }
+
+  /** The table's shape, for an inspector (`bloomkit info`, the sizing page), without a branch for this kind. */
+  facts(): FilterFact[] {
+    return cuckooFacts(this);
   }
 
   /** The payload (§3.9's packed slots) as a view of the table, not a copy: what `@bloomkit/redis` keeps. */

@@ -6,6 +6,7 @@ import {
   solveShape,
   standardLayout,
 } from '@bloomkit/core';
+import { cuckooShape } from '@bloomkit/cuckoo';
 import { CliError, EXIT } from '../errors.js';
 import { binarySize, grouped } from '../units.js';
 
@@ -30,7 +31,11 @@ export interface CalcRow {
 /** The layouts whose rates differ (counting has the standard rate; scalable is a chain of partitioned ones). */
 const LAYOUTS: readonly Layout[] = [standardLayout, partitionedLayout, blockedLayout];
 
-/** Solves for the unknowns of (n, p, m, k) in every layout, with core's `solveShape` (the layout's exact rate). */
+/**
+ * Solves for the unknowns of (n, p, m, k) in every layout, with core's `solveShape` (the layout's exact rate); with
+ * n and p, also the cuckoo filter `create --kind cuckoo` makes (buckets of 4: m its table's bits, k its 2 buckets,
+ * p its rate at capacity).
+ */
 export function solve(input: CalcInput): CalcRow[] {
   const known = (['n', 'p', 'm', 'k'] as const).filter((name) => input[name] !== undefined);
   if (known.length < 2) {
@@ -43,7 +48,7 @@ export function solve(input: CalcInput): CalcRow[] {
       'calc: --capacity, --bits and --fpr together over-determine the filter (the rate of n keys in m bits is fixed by k); give two of them, with or without --hashes',
     );
   }
-  return LAYOUTS.map((layout) => {
+  const rows: CalcRow[] = LAYOUTS.map((layout) => {
     const shape = solveShape({ capacity: input.n, fpr: input.p, bits: input.m, hashes: input.k }, layout);
     return {
       layout: layout.name,
@@ -54,6 +59,20 @@ export function solve(input: CalcInput): CalcRow[] {
       bitsPerKey: shape.bitsPerKey,
     };
   });
+  const cuckoo = input.n !== undefined && input.p !== undefined ? cuckooRow(input.n, input.p) : undefined;
+  return cuckoo === undefined ? rows : [...rows, cuckoo];
+}
+
+/** The cuckoo filter for n keys at rate p, as a row; none past what it holds (p below 24-bit fingerprints' rate). */
+function cuckooRow(n: number, p: number): CalcRow | undefined {
+  let plan: ReturnType<typeof cuckooShape>;
+  try {
+    plan = cuckooShape(n, p);
+  } catch {
+    return undefined;
+  }
+  const bits = plan.buckets * plan.bucketSize * plan.fingerprintBits;
+  return { layout: 'cuckoo', n, p: plan.fprAtCapacity, m: bits, k: 2, bitsPerKey: plan.bitsPerKey };
 }
 
 /** `calc`: the rows as a table (or JSON). */

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import { ChecksumMismatchError } from '@bloomkit/core';
+import { ChecksumMismatchError, type FilterFact } from '@bloomkit/core';
 import { EXIT } from '../errors.js';
 import { inFile, readFilterBytes } from '../files.js';
 import { type AnyFilter, decodeFilter, exceptionsOf, kindName, WindowBloomFilter } from '../filters.js';
@@ -46,6 +46,11 @@ export interface FilterInfo {
     readonly horizonKeys: number;
     readonly horizonMs: number | null;
   };
+  /**
+   * What the kind says of its own shape (`facts()`: a cuckoo filter's fingerprint bits, bucket size, buckets…), by
+   * each fact's key; printed from the facts' labels, so a kind with facts needs no branch here.
+   */
+  readonly facts?: Readonly<Record<string, number | string | boolean | null>>;
   /** Kind 6: the nested filter's kind, and the exceptions' number and bytes in the file. */
   readonly exceptions?: { readonly filterKind: string; readonly count: number; readonly bytes: number };
   /** "ok", or what is wrong with the stored CRC-32C. */
@@ -73,6 +78,7 @@ export async function runInfo(file: string, json: boolean, interrupts: Interrupt
     throw inFile(file, error);
   }
   const estimate = filter.estimatedCount();
+  const facts = factsOf(filter);
   const info: FilterInfo = {
     file,
     fileBytes: header.byteLength,
@@ -82,6 +88,7 @@ export async function runInfo(file: string, json: boolean, interrupts: Interrupt
     bits: filter.bits,
     hashes: filter.hashes,
     ...kindFacts(filter),
+    ...(facts.length === 0 ? {} : { facts: Object.fromEntries(facts.map((fact) => [fact.key, fact.value])) }),
     capacity: filter.capacity ?? null,
     targetFpr: filter.fpr ?? null,
     count: filter.count,
@@ -90,7 +97,7 @@ export async function runInfo(file: string, json: boolean, interrupts: Interrupt
     currentFpr: filter.expectedFpr(),
     checksum,
   };
-  process.stdout.write(json ? `${JSON.stringify(info, null, 2)}\n` : table(info));
+  process.stdout.write(json ? `${JSON.stringify(info, null, 2)}\n` : table(info, facts));
   return checksum === 'ok' ? EXIT.ok : EXIT.error;
 }
 
@@ -182,7 +189,13 @@ function windowRows(window: NonNullable<FilterInfo['window']>, hashes: number): 
   ];
 }
 
-function table(info: FilterInfo): string {
+/** The facts a filter's kind states of itself (its `facts()`), or none. */
+function factsOf(filter: AnyFilter): FilterFact[] {
+  const own = (filter as { facts?: () => FilterFact[] }).facts;
+  return typeof own === 'function' ? own.call(filter) : [];
+}
+
+function table(info: FilterInfo, facts: readonly FilterFact[]): string {
   const rows: [string, string][] = [
     ['file', `${info.file} (${binarySize(info.fileBytes)}, ${grouped(info.fileBytes)} bytes)`],
     ['kind', `${info.kind} (format version ${info.formatVersion})`],
@@ -207,6 +220,7 @@ function table(info: FilterInfo): string {
     ]);
   }
   if (info.window !== undefined) rows.push(...windowRows(info.window, info.hashes));
+  for (const fact of facts) rows.push([fact.label, fact.text]);
   rows.push(['seed', String(info.seed)]);
   rows.push([
     'sized for',
