@@ -12,6 +12,10 @@ export interface Instance {
   hasMany?(keys: readonly BenchKey[]): boolean[];
   /** bloomkit's batch add; absent for contenders without one. */
   addAll?(keys: readonly BenchKey[]): number;
+  /** Removes one copy of the key (counting and cuckoo kinds); absent for contenders that do not delete. */
+  delete?(key: BenchKey): boolean;
+  /** bloomkit's batch delete; absent for contenders without one. */
+  deleteAll?(keys: readonly BenchKey[]): number;
   /** m, where the structure states it. */
   nominalBits(): number | undefined;
   /** The formula's false-positive rate after `n` keys, where m and k are known. */
@@ -44,6 +48,10 @@ type BloomkitFilter = {
   hasMany(keys: readonly BenchKey[]): boolean[];
   addAll(keys: readonly BenchKey[]): number;
   serialize(): Uint8Array;
+  delete?(key: BenchKey): boolean;
+  deleteAll?(keys: readonly BenchKey[]): number;
+  deleteMany?(keys: readonly BenchKey[]): boolean[];
+  counterBits?: number;
 };
 
 function bloomkit(
@@ -56,7 +64,15 @@ function bloomkit(
     has: (key) => filter.has(key),
     hasMany: (keys) => filter.hasMany(keys),
     addAll: (keys) => filter.addAll(keys),
-    nominalBits: () => filter.bits,
+    ...(filter.delete === undefined ? {} : { delete: (key) => filter.delete!(key) }),
+    // The batch delete: the cuckoo filter's deleteAll, the counting filter's deleteMany.
+    ...(filter.deleteAll !== undefined
+      ? { deleteAll: (keys) => filter.deleteAll!(keys) }
+      : filter.deleteMany !== undefined
+        ? { deleteAll: (keys) => filter.deleteMany!(keys).length }
+        : {}),
+    // The memory's bits: a counting filter's m counters take counterBits each.
+    nominalBits: () => filter.bits * (filter.counterBits ?? 1),
     predictedFpr: (n) => predicted?.(n),
     serialize: () => filter.serialize(),
     deserialize: (data, inPlace) =>
@@ -72,6 +88,8 @@ function asBuffer(key: BenchKey): string | Buffer {
 type BloomFiltersLike = {
   add(key: string | Buffer): void;
   has(key: string | Buffer): boolean;
+  /** CountingBloomFilter's and CuckooFilter's delete. */
+  remove?(key: string | Buffer): boolean;
   saveAsJSON(): unknown;
 };
 
@@ -87,6 +105,7 @@ function bloomFilters(
   return {
     add: (key) => filter.add(key as string | Buffer),
     has: (key) => filter.has(key as string | Buffer),
+    ...(filter.remove === undefined ? {} : { delete: (key) => filter.remove!(key as string | Buffer) }),
     nominalBits: () => (bitsField ? (filter as unknown as { _size: number })._size : undefined),
     predictedFpr: () => undefined,
     serialize: () => JSON.stringify(filter.saveAsJSON()),

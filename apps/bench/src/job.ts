@@ -28,6 +28,10 @@ export interface Measurement {
   readonly batchHasOps: number | null;
   /** addAll of the present keys in batches of 4,096 into a second, empty instance; null without addAll. */
   readonly batchAddOps: number | null;
+  /** Single-key deletes of the present keys from a filled instance; null for contenders that do not delete. */
+  readonly deleteOps: number | null;
+  /** deleteAll in batches of 4,096 from a filled instance; null without deleteAll. */
+  readonly batchDeleteOps: number | null;
   /** False positives / absent keys probed; null when the fill was capped. */
   readonly measuredFpr: number | null;
   readonly absentProbed: number;

@@ -47,6 +47,8 @@ export function aggregate(measurements: readonly Measurement[]): Row[] {
       hasMissOps: med(runs, 'hasMissOps')!,
       batchHasOps: med(runs, 'batchHasOps'),
       batchAddOps: med(runs, 'batchAddOps'),
+      deleteOps: med(runs, 'deleteOps'),
+      batchDeleteOps: med(runs, 'batchDeleteOps'),
       measuredFpr: med(runs, 'measuredFpr'),
       absentProbed: med(runs, 'absentProbed')!,
       predictedFpr: med(runs, 'predictedFpr'),
@@ -99,14 +101,14 @@ export function markdownTables(rows: readonly Row[]): string {
       peers.length === 0 ? undefined : Math.max(...peers.map((r) => r[field]));
     out.push(`### ${workloadTitle(group[0]!.workload)}`, '');
     out.push(
-      '| contender | add M/s | has (hit) M/s | has (miss) M/s | batch add M/s | batch has M/s | add vs best peer | miss vs best peer | fpr measured | fpr predicted | bits/key | serialized | serialize MB/s | deserialize ms (in place) |',
-      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      '| contender | add M/s | has (hit) M/s | has (miss) M/s | batch add M/s | batch has M/s | delete M/s | batch delete M/s | add vs best peer | miss vs best peer | fpr measured | fpr predicted | bits/key | serialized | serialize MB/s | deserialize ms (in place) |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     );
     const order = new Map(CONTENDERS.map((c, i) => [c.id, i]));
     for (const r of [...group].sort((a, b) => order.get(a.contender.id)! - order.get(b.contender.id)!)) {
       const capped = r.capped ? ` (fill capped at ${r.added.toLocaleString('en-US')} keys)` : '';
       out.push(
-        `| ${r.contender.label}${capped} | ${mops(r.addOps)} | ${mops(r.hasHitOps)} | ${mops(r.hasMissOps)} | ${mops(r.batchAddOps)} | ${mops(r.batchHasOps)} | ${ratio(r.addOps, best('addOps'))} | ${ratio(r.hasMissOps, best('hasMissOps'))} | ${pct(r.measuredFpr)} | ${pct(r.predictedFpr)} | ${r.nominalBitsPerKey !== null ? num(r.nominalBitsPerKey) : r.memoryBitsPerKey !== null ? `${num(r.memoryBitsPerKey, 0)} (heap)` : '—'} | ${r.serializedBytes === null ? '—' : `${(r.serializedBytes / 1e6).toFixed(2)} MB`} | ${num(r.serializeMBps, 0)} | ${r.deserializeMs === null ? '—' : `${num(r.deserializeMs, 3)}${r.deserializeInPlaceMs === null ? '' : ` (${num(r.deserializeInPlaceMs, 4)})`}`} |`,
+        `| ${r.contender.label}${capped} | ${mops(r.addOps)} | ${mops(r.hasHitOps)} | ${mops(r.hasMissOps)} | ${mops(r.batchAddOps)} | ${mops(r.batchHasOps)} | ${mops(r.deleteOps)} | ${mops(r.batchDeleteOps)} | ${ratio(r.addOps, best('addOps'))} | ${ratio(r.hasMissOps, best('hasMissOps'))} | ${pct(r.measuredFpr)} | ${pct(r.predictedFpr)} | ${r.nominalBitsPerKey !== null ? num(r.nominalBitsPerKey) : r.memoryBitsPerKey !== null ? `${num(r.memoryBitsPerKey, 0)} (heap)` : '—'} | ${r.serializedBytes === null ? '—' : `${(r.serializedBytes / 1e6).toFixed(2)} MB`} | ${num(r.serializeMBps, 0)} | ${r.deserializeMs === null ? '—' : `${num(r.deserializeMs, 3)}${r.deserializeInPlaceMs === null ? '' : ` (${num(r.deserializeInPlaceMs, 4)})`}`} |`,
       );
     }
     out.push('');

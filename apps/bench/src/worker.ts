@@ -66,6 +66,7 @@ export async function measure(job: Job): Promise<Measurement> {
   const hits = timed(present.slice(0, added), job.probeBudgetMs, (k) => instance.has(k));
   const misses = timed(absent, job.probeBudgetMs, (k) => instance.has(k));
   const { batchHasOps, batchAddOps } = batchRates(instance, build, job, present, absent);
+  const { deleteOps, batchDeleteOps } = deleteRates(instance, build, job, present.slice(0, added));
   const absentProbed = misses.done;
   // The keys are done with: let them go before timing serialize, whose allocations would otherwise make every
   // major GC mark millions of live key strings (that measured the GC, at a quarter of the real speed).
@@ -90,6 +91,8 @@ export async function measure(job: Job): Promise<Measurement> {
     hasMissOps: (misses.done / misses.ms) * 1000,
     batchHasOps,
     batchAddOps,
+    deleteOps,
+    batchDeleteOps,
     measuredFpr: capped || contender.library === 'hash only' ? null : misses.hits / misses.done,
     absentProbed,
     predictedFpr: capped || predicted === undefined ? null : predicted,
@@ -161,6 +164,49 @@ function batchRates(
     batchAddOps = batchAddRate(build(job.n, job.fpr), batches, job.fillBudgetMs);
   }
   return { batchHasOps, batchAddOps };
+}
+
+/**
+ * Deletes of the added keys, each from a fresh instance filled with them (untimed): one key at a time, then
+ * deleteAll in batches of 4,096, each warmed first on a small instance. Null where the contender does not delete.
+ */
+function deleteRates(
+  instance: Instance,
+  build: Build,
+  job: Job,
+  added: readonly BenchKey[],
+): { deleteOps: number | null; batchDeleteOps: number | null } {
+  if (instance.delete === undefined) return { deleteOps: null, batchDeleteOps: null };
+  const filled = () => {
+    const fresh = build(job.n, job.fpr);
+    if (fresh.addAll !== undefined) for (const batch of addBatches(added)) fresh.addAll(batch);
+    else for (const key of added) fresh.add(key);
+    return fresh;
+  };
+  const warmKeys = added.slice(0, 20_000);
+  const warm = build(warmKeys.length, job.fpr);
+  for (const key of warmKeys) warm.add(key);
+  timed(warmKeys, WARM_MS, (k) => warm.delete!(k));
+  const single = filled();
+  settle();
+  const deletes = timed(added, job.probeBudgetMs, (k) => single.delete!(k));
+  const deleteOps = (deletes.done / deletes.ms) * 1000;
+  if (instance.deleteAll === undefined) return { deleteOps, batchDeleteOps: null };
+  const warmBatch = build(warmKeys.length, job.fpr);
+  for (const key of warmKeys) warmBatch.add(key);
+  warmBatch.deleteAll!(warmKeys);
+  const batched = filled();
+  settle();
+  let done = 0;
+  const begin = performance.now();
+  let ms = 0;
+  for (const batch of addBatches(added)) {
+    batched.deleteAll!(batch);
+    done += batch.length;
+    ms = performance.now() - begin;
+    if (ms > job.probeBudgetMs) break;
+  }
+  return { deleteOps, batchDeleteOps: (done / ms) * 1000 };
 }
 
 /** Serialize and deserialize, timed after untimed calls (null where the contender has none, or the fill capped). */

@@ -25,6 +25,8 @@ export function measurement(
     hasMissOps: 1e6,
     batchHasOps: null,
     batchAddOps: null,
+    deleteOps: null,
+    batchDeleteOps: null,
     measuredFpr: 0.01,
     absentProbed: 200_000,
     predictedFpr: 0.01,

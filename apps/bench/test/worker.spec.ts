@@ -29,6 +29,36 @@ describe('measure (in process)', () => {
       expect(rate).toBeGreaterThan(0);
   });
 
+  it('times deletes where a contender deletes: bloomkit cuckoo and counting, bloom-filters CuckooFilter', async () => {
+    for (const contender of ['bloomkit-cuckoo', 'bloomkit-counting', 'bloom-filters-cuckoo']) {
+      const result = await measure({
+        rep: 0,
+        contender,
+        keyType: 'url',
+        n: 20_000,
+        fpr: 0.01,
+        fillBudgetMs: 60_000,
+        probeBudgetMs: 60_000,
+        absentKeys: 20_000,
+      });
+      expect(result.deleteOps!, contender).toBeGreaterThan(0);
+      // Batches: the cuckoo filter's deleteAll, the counting filter's deleteMany; bloom-filters has none.
+      if (contender.startsWith('bloomkit')) expect(result.batchDeleteOps!, contender).toBeGreaterThan(0);
+      else expect(result.batchDeleteOps).toBeNull();
+    }
+    const plain = await measure({
+      rep: 0,
+      contender: 'bloomkit-standard',
+      keyType: 'url',
+      n: 5_000,
+      fpr: 0.01,
+      fillBudgetMs: 60_000,
+      probeBudgetMs: 100,
+      absentKeys: 5_000,
+    });
+    expect([plain.deleteOps, plain.batchDeleteOps]).toEqual([null, null]);
+  });
+
   it('reports a capped fill instead of a rate it did not measure', async () => {
     const result = await measure({
       rep: 0,
