@@ -1,14 +1,14 @@
 import { type Key, standardLayout } from '@bloomkit/core';
 import { CounterArray, type CounterBits, keyList } from '@bloomkit/core/kit';
 import { BitfieldBatch, BitfieldOp } from './bitfield.js';
-import { allocateBytes, readBytes, writeBytes } from './bytes.js';
 import { runScript, script } from './client.js';
 import { COUNTED_ADD_KEYS, countedAdd } from './counted-add.js';
 import { filterGone, isGoneReply } from './errors.js';
-import { checkGuard, GUARD_BYTES, guardBytes, guardRead } from './guard.js';
+import { checkGuard, guardRead } from './guard.js';
 import { redisKind, singleClass } from './kinds.js';
-import type { LocalFilter, SingleLocalFilter } from './local.js';
+import type { LocalFilter } from './local.js';
 import { COUNTERS_DELETE } from './lua/counters-delete.js';
+import { OneString } from './one-string.js';
 import { answers, PackedOffsets } from './packed.js';
 import { KeyPositions, redisCounterOffset } from './positions.js';
 import type { Counter, Store, StoreContext } from './store.js';
@@ -22,6 +22,8 @@ const DELETE = script(COUNTERS_DELETE);
  */
 export class CounterStore implements Store {
   private readonly positions: KeyPositions;
+  /** The string the counters are kept in, the guard after them. */
+  private readonly string: OneString;
   private readonly type: string;
   private readonly increment: BitfieldOp;
   private readonly read: BitfieldOp;
@@ -31,6 +33,7 @@ export class CounterStore implements Store {
     private readonly counter: Counter,
   ) {
     const { params } = context;
+    this.string = new OneString(context, Math.ceil((params.bits * params.counterBits) / 8));
     this.positions = new KeyPositions(standardLayout, params.bits, params.hashes, params.seed);
     this.type = `u${params.counterBits}`;
     this.increment = new BitfieldOp(`INCRBY ${this.type}`, '1');
@@ -38,16 +41,15 @@ export class CounterStore implements Store {
   }
 
   private bytes(): number {
-    return Math.ceil((this.context.params.bits * this.context.params.counterBits) / 8);
+    return this.string.bytes;
   }
 
-  async dataKeys(): Promise<string[]> {
-    return [this.context.keys.data];
+  dataKeys(): Promise<string[]> {
+    return this.string.dataKeys();
   }
 
-  async allocate(): Promise<void> {
-    const { client, keys, generation } = this.context;
-    await allocateBytes(client, keys.data, this.bytes(), guardBytes(generation));
+  allocate(): Promise<void> {
+    return this.string.allocate();
   }
 
   /**
@@ -134,10 +136,8 @@ export class CounterStore implements Store {
   }
 
   async toLocal(count: number): Promise<LocalFilter> {
-    const { client, keys, params, generation, name } = this.context;
-    const bytes = await readBytes(client, keys.data, this.bytes());
-    const guard = await client.getrangeBuffer(keys.data, this.bytes(), this.bytes() + GUARD_BYTES - 1);
-    if (!guardBytes(generation).equals(guard)) throw filterGone('RedisBloomFilter.export', name);
+    const { params } = this.context;
+    const bytes = await this.string.read();
     const storage = new CounterArray(params.bits, params.counterBits as CounterBits, { bytes, copy: false });
     const Class = singleClass(redisKind(params.kind)!);
     return new Class(
@@ -152,9 +152,7 @@ export class CounterStore implements Store {
     ) as LocalFilter;
   }
 
-  async write(filter: LocalFilter): Promise<void> {
-    const parts = (filter as SingleLocalFilter).payloadParts();
-    const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
-    await writeBytes(this.context.client, this.context.keys.data, bytes, guardBytes(this.context.generation));
+  write(filter: LocalFilter): Promise<void> {
+    return this.string.write(filter);
   }
 }

@@ -1,14 +1,13 @@
 import type { Key } from '@bloomkit/core';
 import { hashInto, keyList } from '@bloomkit/core/kit';
 import { CapacityError, cuckooFromTable } from '@bloomkit/cuckoo';
-import { allocateBytes, readBytes, writeBytes } from './bytes.js';
 import { runScript, type Script, script } from './client.js';
-import { filterGone, RedisFilterError, scriptError } from './errors.js';
-import { GUARD_BYTES, guardBytes } from './guard.js';
-import type { LocalFilter, SingleLocalFilter } from './local.js';
+import { RedisFilterError, scriptError } from './errors.js';
+import type { LocalFilter } from './local.js';
 import { CUCKOO_ADD } from './lua/cuckoo-add.js';
 import { CUCKOO_DELETE } from './lua/cuckoo-delete.js';
 import { CUCKOO_READ } from './lua/cuckoo-read.js';
+import { OneString } from './one-string.js';
 import { answers } from './packed.js';
 import type { CuckooTable } from './params.js';
 import type { Store, StoreContext } from './store.js';
@@ -48,23 +47,21 @@ const FULL_REPLY = 'BLOOMKIT_FULL ';
 export class CuckooStore implements Store {
   private readonly table: CuckooTable;
   private readonly hash = new Int32Array(4);
+  /** The string the table is kept in, the guard after it. */
+  private readonly string: OneString;
 
   /** The scripts keep the meta hash's `count` in the step that changes the table: no Counter is needed. */
   constructor(private readonly context: StoreContext) {
     this.table = context.params.table!;
+    this.string = new OneString(context, Math.ceil(context.params.bits / 8));
   }
 
-  private bytes(): number {
-    return Math.ceil(this.context.params.bits / 8);
+  dataKeys(): Promise<string[]> {
+    return this.string.dataKeys();
   }
 
-  async dataKeys(): Promise<string[]> {
-    return [this.context.keys.data];
-  }
-
-  async allocate(): Promise<void> {
-    const { client, keys, generation } = this.context;
-    await allocateBytes(client, keys.data, this.bytes(), guardBytes(generation));
+  allocate(): Promise<void> {
+    return this.string.allocate();
   }
 
   /**
@@ -169,17 +166,13 @@ export class CuckooStore implements Store {
   }
 
   async toLocal(): Promise<LocalFilter> {
-    const { client, keys, params, generation, name } = this.context;
-    const bytes = await readBytes(client, keys.data, this.bytes());
-    const guard = await client.getrangeBuffer(keys.data, this.bytes(), this.bytes() + GUARD_BYTES - 1);
-    if (!guardBytes(generation).equals(guard)) throw filterGone('RedisBloomFilter.export', name);
+    const { params } = this.context;
+    const bytes = await this.string.read();
     const made = { ...this.table, capacity: params.capacity!, fpr: params.fpr!, seed: params.seed };
     return cuckooFromTable(made, bytes) as unknown as LocalFilter;
   }
 
-  async write(filter: LocalFilter): Promise<void> {
-    const parts = (filter as SingleLocalFilter).payloadParts();
-    const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
-    await writeBytes(this.context.client, this.context.keys.data, bytes, guardBytes(this.context.generation));
+  write(filter: LocalFilter): Promise<void> {
+    return this.string.write(filter);
   }
 }
