@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 // Packaging checked, not remembered: what each package's source imports is what its package.json declares (a strict
@@ -119,6 +120,18 @@ describe('packaging', () => {
       { specifier: 'left-pad', line: 4 },
       { specifier: 'side-effect', line: 5 },
     ]);
+  });
+
+  it('no packed tarball lies in a package or app: release tarballs are built into release/, never beside the code', () => {
+    const tarballs = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        if (entry.name === 'node_modules' || entry.name.startsWith('.')) return [];
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) return tarballs(path);
+        return entry.name.endsWith('.tgz') ? [path] : [];
+      });
+    const top = fileURLToPath(root);
+    expect([...tarballs(join(top, 'packages')), ...tarballs(join(top, 'apps'))]).toEqual([]);
   });
 
   it("the changesets' fixed group is exactly the public packages", () => {

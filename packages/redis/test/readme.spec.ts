@@ -45,10 +45,10 @@ describe('README From any language', () => {
     const cliBin = fileURLToPath(new URL('../../cli/dist/bin.js', import.meta.url));
     let checked = 0;
     for (const line of block('sh').split('\n')) {
-      if (line.startsWith('npx bloomkit ')) {
+      if (line.startsWith('npx -p @bloomkit/cli bloomkit ')) {
         const args = onPort(line.replace(/\s+#.*$/, ''))
           .split(/\s+/)
-          .slice(2);
+          .slice(4);
         expect(execFileSync(process.execPath, [cliBin, ...args], { encoding: 'utf8' })).toMatch(
           `functions version ${pkg.functionsVersion()}`,
         );
