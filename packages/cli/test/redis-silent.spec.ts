@@ -10,14 +10,24 @@ import { bloomkit, type Run, scratchDirectory, startBloomkit } from './support/r
 const dir = scratchDirectory();
 let file: string;
 
+/** A fake server: its port, `nextChunk()` (resolves when a client next sends bytes), and `close`. */
+interface FakeServer {
+  readonly port: number;
+  nextChunk(): Promise<void>;
+  close(): void;
+}
+
 /** A loopback server: `answer` gets each chunk a client sends and returns what to write back ('' for silence). */
-async function fakeServer(answer: (chunk: string) => string): Promise<{ port: number; close: () => void }> {
+async function fakeServer(answer: (chunk: string) => string): Promise<FakeServer> {
   const sockets = new Set<Socket>();
+  let waiting: (() => void)[] = [];
   const server: Server = createServer((socket) => {
     sockets.add(socket);
     socket.on('error', () => undefined);
     socket.on('close', () => sockets.delete(socket));
     socket.on('data', (chunk) => {
+      for (const resolve of waiting) resolve();
+      waiting = [];
       const reply = answer(chunk.toString('latin1'));
       if (reply !== '') socket.write(reply);
     });
@@ -27,6 +37,7 @@ async function fakeServer(answer: (chunk: string) => string): Promise<{ port: nu
   const port = typeof address === 'object' && address !== null ? address.port : 0;
   return {
     port,
+    nextChunk: () => new Promise<void>((resolve) => waiting.push(resolve)),
     close: () => {
       for (const socket of sockets) socket.destroy();
       server.close();
@@ -34,8 +45,8 @@ async function fakeServer(answer: (chunk: string) => string): Promise<{ port: nu
   };
 }
 
-let silent: { port: number; close: () => void };
-let stalling: { port: number; close: () => void };
+let silent: FakeServer;
+let stalling: FakeServer;
 
 /**
  * Answers the connection's handshake (HELLO refused, so the client speaks RESP2; CLIENT, INFO, PING), then nothing:
@@ -106,14 +117,16 @@ describe('a server that never answers', () => {
       ['SIGINT', 130],
     ] as const) {
       for (const [args, doing] of COMMANDS(silent.port).slice(0, 3)) {
+        const reached = silent.nextChunk();
         const child = startBloomkit(args, dir);
         let stderr = '';
         child.stderr.on('data', (chunk: Buffer) => {
           stderr += chunk.toString();
         });
         child.stdin.end('a\n');
-        // Sent once the run is waiting on the server: its first bytes reached the fake server long before this.
-        await new Promise((resolve) => setTimeout(resolve, 600));
+        // Sent once the run is waiting on the server: its first bytes have reached the fake server (a fixed delay was
+        // too short on a busy machine, where the CLI had not started yet and died of the signal's default action).
+        await reached;
         child.kill(signal);
         const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
         expect([code, stderr], `${signal} ${args.join(' ')}`).toEqual([
