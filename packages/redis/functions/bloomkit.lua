@@ -431,11 +431,13 @@ end
 
 -- Removes one copy of `fp` (buckets i1, i2): the lowest slot of i1 holding it, else of i2. 1 removed, 0 absent.
 function cuckoo.remove(v, fp, i1, i2)
-  for _, bucket in ipairs({ i1, i2 }) do
-    local slots = cuckoo.bucket(v, bucket)
-    for s = 1, v.b do
-      if slots[s] == fp then cuckoo.set(v, bucket, s, 0); return 1 end
-    end
+  local slots = cuckoo.bucket(v, i1)
+  for s = 1, v.b do
+    if slots[s] == fp then cuckoo.set(v, i1, s, 0); return 1 end
+  end
+  slots = cuckoo.bucket(v, i2)
+  for s = 1, v.b do
+    if slots[s] == fp then cuckoo.set(v, i2, s, 0); return 1 end
   end
   return 0
 end
@@ -478,6 +480,50 @@ function cuckoo.refusal(v, name, held)
   end
   return format('the cuckoo filter %s is full: no room for an item after %d kicks (%.0f of %.0f slots hold fingerprints); nothing was written',
     name, v.kicks, held, v.n * v.b)
+end
+
+-- The calls of both doors, on n keys whose hash words h1, h2, h3 `hashOf(i)` gives (hashed on the server by the
+-- functions, sent packed by the Node client). `hash` is the meta hash and `count` its count, read and checked by the
+-- door before anything is written.
+
+-- Adds one copy of each key (CuckooFilter.addAll), whole or nothing: 1 per key absent before, 0 present, and `count`
+-- grows by n; or nil and the refusal (cuckoo.refusal) when a key finds no room, nothing written.
+function cuckoo.addAll(v, hash, count, name, n, hashOf)
+  local out = {}
+  for i = 1, n do
+    local h1, h2, h3 = hashOf(i)
+    local fp, i1, i2 = cuckoo.key(v, h1, h2)
+    out[i] = cuckoo.place(v, fp, i1, i2, h3)
+    if out[i] == nil then return nil, cuckoo.refusal(v, name, count) end
+  end
+  cuckoo.commit(v)
+  call('HINCRBY', hash, 'count', n)
+  return out
+end
+
+-- Removes one copy of each key, in order (CuckooFilter.deleteAll): 1 removed, 0 absent; `count` less the removed.
+function cuckoo.removeAll(v, hash, count, n, hashOf)
+  local out, removed = {}, 0
+  for i = 1, n do
+    local h1, h2 = hashOf(i)
+    local fp, i1, i2 = cuckoo.key(v, h1, h2)
+    out[i] = cuckoo.remove(v, fp, i1, i2)
+    removed = removed + out[i]
+  end
+  cuckoo.commit(v)
+  if removed > 0 then call('HSET', hash, 'count', format('%.0f', max(0, count - removed))) end
+  return out
+end
+
+-- The copies of each key's fingerprint in its buckets (CuckooFilter.countOf), writing nothing.
+function cuckoo.copiesAll(v, n, hashOf)
+  local out = {}
+  for i = 1, n do
+    local h1, h2 = hashOf(i)
+    local fp, i1, i2 = cuckoo.key(v, h1, h2)
+    out[i] = cuckoo.copies(v, fp, i1, i2)
+  end
+  return out
 end
 
 -- lua/sizing.lua ----------------------------------------------------------------------------------------------
@@ -1642,37 +1688,24 @@ function cuckoo.call(where, meta, args, from, adds)
   return cuckoo.view(meta.data, meta.f, meta.b, meta.n, meta.kicks, allowance)
 end
 
--- The fingerprint, buckets and walk seed of every item.
-function cuckoo.items(v, meta, args, from)
-  local keys = {}
-  for j = from, #args do
-    local h1, h2, h3 = murmur(args[j], meta.seed)
-    local fp, i1, i2 = cuckoo.key(v, h1, h2)
-    keys[#keys + 1] = { fp, i1, i2, h3 }
-  end
-  return keys
+-- Item i's hash words h1..h4 (args[from + i - 1] hashed with the filter's seed).
+function cuckoo.hashes(meta, args, from)
+  return function(i) return murmur(args[from + i - 1], meta.seed) end
 end
 
 -- Adds one copy of every item (CuckooFilter.addAll), whole or nothing: 1 when the item was absent before.
 function cuckoo.addItems(where, meta, args, from)
   local v = cuckoo.call(where, meta, args, from, true)
-  local count = metaCount(meta)
-  local out = {}
-  for i, key in ipairs(cuckoo.items(v, meta, args, from)) do
-    out[i] = cuckoo.place(v, key[1], key[2], key[3], key[4])
-    if out[i] == nil then fail(where .. ': ' .. cuckoo.refusal(v, meta.name, count)) end
-  end
-  cuckoo.commit(v)
-  call('HINCRBY', meta.hash, 'count', #out)
+  local out, refusal = cuckoo.addAll(v, meta.hash, metaCount(meta), meta.name, #args - from + 1,
+    cuckoo.hashes(meta, args, from))
+  if out == nil then fail(where .. ': ' .. refusal) end
   return out
 end
 
 -- Copies of every item's fingerprint in its buckets (CuckooFilter.countOf).
 function cuckoo.countItems(where, meta, args, from)
   local v = cuckoo.call(where, meta, args, from, false)
-  local out = {}
-  for i, key in ipairs(cuckoo.items(v, meta, args, from)) do out[i] = cuckoo.copies(v, key[1], key[2], key[3]) end
-  return out
+  return cuckoo.copiesAll(v, #args - from + 1, cuckoo.hashes(meta, args, from))
 end
 
 -- Membership of every item: 1 when its fingerprint is in one of its buckets.
@@ -1685,15 +1718,7 @@ end
 -- Removes one copy of every item, in order (CuckooFilter.deleteAll): 1 removed, 0 absent.
 function cuckoo.deleteItems(where, meta, args, from)
   local v = cuckoo.call(where, meta, args, from, false)
-  local count = metaCount(meta)
-  local out, removed = {}, 0
-  for i, key in ipairs(cuckoo.items(v, meta, args, from)) do
-    out[i] = cuckoo.remove(v, key[1], key[2], key[3])
-    removed = removed + out[i]
-  end
-  cuckoo.commit(v)
-  if removed > 0 then call('HSET', meta.hash, 'count', format('%.0f', max(0, count - removed))) end
-  return out
+  return cuckoo.removeAll(v, meta.hash, metaCount(meta), #args - from + 1, cuckoo.hashes(meta, args, from))
 end
 
 -- lua/reserve.lua ---------------------------------------------------------------------------------------------

@@ -117,11 +117,13 @@ end
 
 -- Removes one copy of `fp` (buckets i1, i2): the lowest slot of i1 holding it, else of i2. 1 removed, 0 absent.
 function cuckoo.remove(v, fp, i1, i2)
-  for _, bucket in ipairs({ i1, i2 }) do
-    local slots = cuckoo.bucket(v, bucket)
-    for s = 1, v.b do
-      if slots[s] == fp then cuckoo.set(v, bucket, s, 0); return 1 end
-    end
+  local slots = cuckoo.bucket(v, i1)
+  for s = 1, v.b do
+    if slots[s] == fp then cuckoo.set(v, i1, s, 0); return 1 end
+  end
+  slots = cuckoo.bucket(v, i2)
+  for s = 1, v.b do
+    if slots[s] == fp then cuckoo.set(v, i2, s, 0); return 1 end
   end
   return 0
 end
@@ -164,4 +166,48 @@ function cuckoo.refusal(v, name, held)
   end
   return format('the cuckoo filter %s is full: no room for an item after %d kicks (%.0f of %.0f slots hold fingerprints); nothing was written',
     name, v.kicks, held, v.n * v.b)
+end
+
+-- The calls of both doors, on n keys whose hash words h1, h2, h3 `hashOf(i)` gives (hashed on the server by the
+-- functions, sent packed by the Node client). `hash` is the meta hash and `count` its count, read and checked by the
+-- door before anything is written.
+
+-- Adds one copy of each key (CuckooFilter.addAll), whole or nothing: 1 per key absent before, 0 present, and `count`
+-- grows by n; or nil and the refusal (cuckoo.refusal) when a key finds no room, nothing written.
+function cuckoo.addAll(v, hash, count, name, n, hashOf)
+  local out = {}
+  for i = 1, n do
+    local h1, h2, h3 = hashOf(i)
+    local fp, i1, i2 = cuckoo.key(v, h1, h2)
+    out[i] = cuckoo.place(v, fp, i1, i2, h3)
+    if out[i] == nil then return nil, cuckoo.refusal(v, name, count) end
+  end
+  cuckoo.commit(v)
+  call('HINCRBY', hash, 'count', n)
+  return out
+end
+
+-- Removes one copy of each key, in order (CuckooFilter.deleteAll): 1 removed, 0 absent; `count` less the removed.
+function cuckoo.removeAll(v, hash, count, n, hashOf)
+  local out, removed = {}, 0
+  for i = 1, n do
+    local h1, h2 = hashOf(i)
+    local fp, i1, i2 = cuckoo.key(v, h1, h2)
+    out[i] = cuckoo.remove(v, fp, i1, i2)
+    removed = removed + out[i]
+  end
+  cuckoo.commit(v)
+  if removed > 0 then call('HSET', hash, 'count', format('%.0f', max(0, count - removed))) end
+  return out
+end
+
+-- The copies of each key's fingerprint in its buckets (CuckooFilter.countOf), writing nothing.
+function cuckoo.copiesAll(v, n, hashOf)
+  local out = {}
+  for i = 1, n do
+    local h1, h2 = hashOf(i)
+    local fp, i1, i2 = cuckoo.key(v, h1, h2)
+    out[i] = cuckoo.copies(v, fp, i1, i2)
+  end
+  return out
 end

@@ -228,37 +228,24 @@ function cuckoo.call(where, meta, args, from, adds)
   return cuckoo.view(meta.data, meta.f, meta.b, meta.n, meta.kicks, allowance)
 end
 
--- The fingerprint, buckets and walk seed of every item.
-function cuckoo.items(v, meta, args, from)
-  local keys = {}
-  for j = from, #args do
-    local h1, h2, h3 = murmur(args[j], meta.seed)
-    local fp, i1, i2 = cuckoo.key(v, h1, h2)
-    keys[#keys + 1] = { fp, i1, i2, h3 }
-  end
-  return keys
+-- Item i's hash words h1..h4 (args[from + i - 1] hashed with the filter's seed).
+function cuckoo.hashes(meta, args, from)
+  return function(i) return murmur(args[from + i - 1], meta.seed) end
 end
 
 -- Adds one copy of every item (CuckooFilter.addAll), whole or nothing: 1 when the item was absent before.
 function cuckoo.addItems(where, meta, args, from)
   local v = cuckoo.call(where, meta, args, from, true)
-  local count = metaCount(meta)
-  local out = {}
-  for i, key in ipairs(cuckoo.items(v, meta, args, from)) do
-    out[i] = cuckoo.place(v, key[1], key[2], key[3], key[4])
-    if out[i] == nil then fail(where .. ': ' .. cuckoo.refusal(v, meta.name, count)) end
-  end
-  cuckoo.commit(v)
-  call('HINCRBY', meta.hash, 'count', #out)
+  local out, refusal = cuckoo.addAll(v, meta.hash, metaCount(meta), meta.name, #args - from + 1,
+    cuckoo.hashes(meta, args, from))
+  if out == nil then fail(where .. ': ' .. refusal) end
   return out
 end
 
 -- Copies of every item's fingerprint in its buckets (CuckooFilter.countOf).
 function cuckoo.countItems(where, meta, args, from)
   local v = cuckoo.call(where, meta, args, from, false)
-  local out = {}
-  for i, key in ipairs(cuckoo.items(v, meta, args, from)) do out[i] = cuckoo.copies(v, key[1], key[2], key[3]) end
-  return out
+  return cuckoo.copiesAll(v, #args - from + 1, cuckoo.hashes(meta, args, from))
 end
 
 -- Membership of every item: 1 when its fingerprint is in one of its buckets.
@@ -271,13 +258,5 @@ end
 -- Removes one copy of every item, in order (CuckooFilter.deleteAll): 1 removed, 0 absent.
 function cuckoo.deleteItems(where, meta, args, from)
   local v = cuckoo.call(where, meta, args, from, false)
-  local count = metaCount(meta)
-  local out, removed = {}, 0
-  for i, key in ipairs(cuckoo.items(v, meta, args, from)) do
-    out[i] = cuckoo.remove(v, key[1], key[2], key[3])
-    removed = removed + out[i]
-  end
-  cuckoo.commit(v)
-  if removed > 0 then call('HSET', meta.hash, 'count', format('%.0f', max(0, count - removed))) end
-  return out
+  return cuckoo.removeAll(v, meta.hash, metaCount(meta), #args - from + 1, cuckoo.hashes(meta, args, from))
 end

@@ -9,12 +9,7 @@ local function openTable()
   return cuckoo.view(KEYS[2], f, b, n, tonumber(ARGV[5]), tonumber(ARGV[6])), ARGV[7], #ARGV[7] / 12
 end
 
--- Each key's fingerprint, buckets and walk seed.
-local function keysOf(v, packed, n)
-  local keys = {}
-  for i = 1, n do
-    local fp, i1, i2 = cuckoo.key(v, offset(packed, 3 * i - 3), offset(packed, 3 * i - 2))
-    keys[i] = { fp, i1, i2, offset(packed, 3 * i - 1) }
-  end
-  return keys
+-- Key i's hash words h1, h2, h3, as the packed argument holds them.
+local function packedHashes(packed)
+  return function(i) return offset(packed, 3 * i - 3), offset(packed, 3 * i - 2), offset(packed, 3 * i - 1) end
 end

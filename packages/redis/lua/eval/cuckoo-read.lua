@@ -3,8 +3,7 @@
 -- (cuckoo-prologue.lua says the other arguments).
 return run(function()
   local v, packed, n = openTable()
-  local out = {}
-  for i, key in ipairs(keysOf(v, packed, n)) do out[i] = cuckoo.copies(v, key[1], key[2], key[3]) end
+  local out = cuckoo.copiesAll(v, n, packedHashes(packed))
   if ARGV[8] == 'count' then return out end
   for i = 1, n do if out[i] > 0 then out[i] = 1 end end
   return table.concat(out)
