@@ -1,5 +1,6 @@
 import { falsePositiveRate, murmur3x86_128Into } from '@bloomkit/core';
 import { type FilterClass, kinds } from '@bloomkit/filters';
+import { FIXED_SET_CONTENDERS } from './fixed-sets.js';
 
 /** A key as the benchmark hands it to a contender: a URL-like string or 16 random bytes. */
 export type BenchKey = string | Uint8Array;
@@ -24,6 +25,11 @@ export interface Instance {
   serialize?(): Uint8Array | string;
   /** Reads it back; `inPlace` asks for bloomkit's no-copy, no-checksum path. */
   deserialize?(data: Uint8Array | string, inPlace: boolean): unknown;
+  /**
+   * A fixed set's build (fixed-sets.ts): its `add` only gathers keys, and `seal` builds the set of them, timed with
+   * the fill. Absent for a filter that takes keys one at a time.
+   */
+  seal?(): void;
 }
 
 /** A contender: how to build an instance for n keys at rate p, and which key types it takes. */
@@ -33,6 +39,8 @@ export interface Contender {
   readonly library: 'bloomkit' | 'bloom-filters' | 'bloomfilter' | 'mnemonist' | 'Set' | 'hash only';
   /** Takes 16-byte binary keys (as Uint8Array, or Buffer views for bloom-filters). */
   readonly binary: boolean;
+  /** Its memory is read as the heap's growth over the fill (a structure that states no bits: Set, XorFilter). */
+  readonly measureHeap?: boolean;
   /** Built and run in the child process only, so no other library's code runs beside it (JIT state). */
   load(): Promise<(n: number, p: number) => Instance>;
 }
@@ -153,10 +161,12 @@ function bloomkitContender(Class: FilterClass): Contender {
 }
 
 export const CONTENDERS: readonly Contender[] = [
-  // (A wrapper kind, such as the exception list, is measured by `--exceptions` over the filter it wraps.)
+  // (A wrapper kind, such as the exception list, is measured by `--exceptions` over the filter it wraps; a fixed
+  // set, built from its keys rather than created and added to, by fixed-sets.ts.)
   ...kinds()
-    .filter((Class) => Class.kind.params !== 'wrapper')
+    .filter((Class) => Class.kind.params !== 'wrapper' && Class.kind.params !== 'fuse')
     .map(bloomkitContender),
+  ...FIXED_SET_CONTENDERS,
   {
     id: 'bloom-filters-standard',
     label: 'bloom-filters BloomFilter',
@@ -262,6 +272,7 @@ export const CONTENDERS: readonly Contender[] = [
     label: 'Set<string> (exact)',
     library: 'Set',
     binary: false,
+    measureHeap: true,
     async load() {
       return () => {
         const set = new Set<string>();

@@ -154,6 +154,7 @@ function speedGoals(measurements: readonly Measurement[], n: number): (GoalResul
       detail: `hasMany ${fmt(cuckooBatch)}`,
     });
   }
+  out.push(...fuseGoals(measurements, n));
   const batchAdd = spread(measurements, 'bloomkit-blocked', 'bloomfilter', n, 'batchAddOps', 'addOps');
   const batchHas = spread(measurements, 'bloomkit-blocked', 'bloomfilter', n, 'batchHasOps', 'hasHitOps');
   if (batchAdd !== undefined && batchHas !== undefined) {
@@ -169,6 +170,70 @@ function speedGoals(measurements: readonly Measurement[], n: number): (GoalResul
       goal: `standard ≥ 50× bloom-filters (n = ${n})`,
       met: slow.median >= 50,
       detail: `add ${fmt(slow)}`,
+    });
+  }
+  return out;
+}
+
+/**
+ * The binary fuse filter's goals (a fixed set; its "add" is its build from the keys in hand): has ≥ 1.1× and
+ * hasMany ≥ 2.5× bloomfilter's has, a build of ≥ 2 M URL keys a second at 10^6, and against bloom-filters' XorFilter
+ * ≥ 10× the build rate and ≥ 30× the memory efficiency (its bits a key from the heap, ours stated).
+ */
+function fuseGoals(measurements: readonly Measurement[], n: number): GoalResult[] {
+  const out: GoalResult[] = [];
+  const has = ratioGoal(
+    measurements,
+    `fuse has ≥ 1.1× bloomfilter (n = ${n})`,
+    'bloomkit-fuse',
+    'bloomfilter',
+    n,
+    SINGLE.slice(1),
+    1.1,
+  );
+  if (has !== undefined) out.push(has);
+  const batch = spread(measurements, 'bloomkit-fuse', 'bloomfilter', n, 'batchHasOps', 'hasHitOps');
+  if (batch !== undefined) {
+    out.push({
+      goal: `fuse hasMany ≥ 2.5× bloomfilter's has (n = ${n})`,
+      met: batch.median >= 2.5,
+      detail: `hasMany ${fmt(batch)}`,
+    });
+  }
+  const builds = measurements
+    .filter(
+      (m) =>
+        m.job.contender === 'bloomkit-fuse' && m.job.keyType === 'url' && m.job.n === n && m.job.fpr === 0.01,
+    )
+    .map((m) => m.addOps / 1e6);
+  if (builds.length > 0 && n >= 1_000_000) {
+    const rate = median(builds);
+    out.push({
+      goal: `fuse build ≥ 2 M URL keys/s (n = ${n})`,
+      met: rate >= 2,
+      detail: `${rate.toFixed(2)} M keys/s (${Math.min(...builds).toFixed(2)}–${Math.max(...builds).toFixed(2)})`,
+    });
+  }
+  const build = spread(measurements, 'bloomkit-fuse', 'bloom-filters-xor', n, 'addOps');
+  const ours = measurements.filter(
+    (m) =>
+      m.job.contender === 'bloomkit-fuse' && m.job.n === n && m.job.fpr === 0.01 && m.job.keyType === 'url',
+  );
+  const theirs = measurements.filter(
+    (m) =>
+      m.job.contender === 'bloom-filters-xor' &&
+      m.job.n === n &&
+      m.job.fpr === 0.01 &&
+      m.job.keyType === 'url',
+  );
+  const oursBits = median(ours.map((m) => m.nominalBitsPerKey ?? Number.NaN));
+  const theirBits = median(theirs.flatMap((m) => (m.memoryBitsPerKey === null ? [] : [m.memoryBitsPerKey])));
+  if (build !== undefined && Number.isFinite(oursBits) && theirs.length > 0 && Number.isFinite(theirBits)) {
+    const memory = theirBits / oursBits;
+    out.push({
+      goal: `fuse ≥ 10× the build rate and ≥ 30× the memory efficiency of bloom-filters XorFilter (n = ${n})`,
+      met: build.median >= 10 && memory >= 30,
+      detail: `build ${fmt(build)}, memory ${memory.toFixed(0)}× (${theirBits.toFixed(0)} bits a key on the heap against ${oursBits.toFixed(2)})`,
     });
   }
   return out;

@@ -42,7 +42,7 @@ export async function measure(job: Job): Promise<Measurement> {
   let absent = prepareKeys(contender, makeKeys(job.keyType, job.absentKeys, 'absent'));
 
   // Heap growth is read for the exact Set only (see below); forcing full GCs for the others would be wasted time.
-  const measureHeap = contender.library === 'Set' && gc !== undefined;
+  const measureHeap = contender.measureHeap === true && gc !== undefined;
   // The measured instance is made now, before the collection and the warm-up (making it is never timed), except
   // for the Set, whose heap growth counts from just before it is made. A bloomkit filter from 256 KiB of bits takes
   // a place in a kernel memory, which V8 counts as external memory from the moment it is made, and a large one
@@ -59,7 +59,13 @@ export async function measure(job: Job): Promise<Measurement> {
   const before = measureHeap ? usedBytes() : 0;
   const instance = early ?? build(job.n, job.fpr);
   const fill = timed(present, job.fillBudgetMs, (k) => instance.add(k));
+  // A fixed set is built from the keys gathered by the fill: its build is part of the fill's time.
+  const buildStart = performance.now();
+  instance.seal?.();
+  fill.ms += performance.now() - buildStart;
   const memory = measureHeap ? usedBytes() - before : 0;
+  // A build's temporary tables (a fixed set's, about 24 bytes a key) are garbage now: collected before the probes.
+  if (instance.seal !== undefined) settle();
   const added = fill.done;
   const capped = added < job.n;
 
@@ -97,8 +103,8 @@ export async function measure(job: Job): Promise<Measurement> {
     absentProbed,
     predictedFpr: capped || predicted === undefined ? null : predicted,
     nominalBitsPerKey: nominal === undefined ? null : nominal / job.n,
-    // Heap growth is only meaningful for the exact Set (millions of small objects); a filter's memory is its
-    // nominal bits, which heap deltas blur (they read near zero next to the keys' own garbage).
+    // Heap growth is read only for structures that state no bits (the exact Set's millions of small objects, a
+    // BigInt per slot of bloom-filters' XorFilter); a filter's memory is its nominal bits, which heap deltas blur.
     memoryBitsPerKey: capped || !measureHeap ? null : Math.max(0, (memory * 8) / job.n),
     serializedBytes,
     serializeMBps,
@@ -121,6 +127,7 @@ function warmUp(
   const warmCount = Math.min(job.n, 20_000);
   const warm = build(warmCount, job.fpr);
   timed(present.slice(0, warmCount), job.probeBudgetMs, (k) => warm.add(k));
+  warm.seal?.();
   timed(present.slice(0, warmCount), job.probeBudgetMs, (k) => warm.has(k));
   timed(absent.slice(0, warmCount), job.probeBudgetMs, (k) => warm.has(k));
   warm.hasMany?.(present.slice(0, 1024));

@@ -59,6 +59,32 @@ describe('measure (in process)', () => {
     expect([plain.deleteOps, plain.batchDeleteOps]).toEqual([null, null]);
   });
 
+  it('builds a fixed set from the keys the fill gathered: every key present, its rate and bits stated (fuse), or its heap read (XorFilter)', async () => {
+    const job = {
+      rep: 0,
+      keyType: 'url' as const,
+      n: 3_000,
+      fpr: 0.01,
+      fillBudgetMs: 60_000,
+      probeBudgetMs: 60_000,
+      absentKeys: 20_000,
+    };
+    const fuse = await measure({ ...job, contender: 'bloomkit-fuse' });
+    expect(fuse.added).toBe(3_000);
+    expect(fuse.addOps).toBeGreaterThan(0);
+    expect(fuse.batchHasOps).toBeGreaterThan(0);
+    expect([fuse.batchAddOps, fuse.deleteOps]).toEqual([null, null]);
+    expect(fuse.predictedFpr).toBe(2 ** -8);
+    expect(fuse.measuredFpr!).toBeLessThan(0.01);
+    expect(fuse.nominalBitsPerKey!).toBeGreaterThan(9);
+    expect(fuse.nominalBitsPerKey!).toBeLessThan(14);
+    expect(fuse.serializedBytes).toBeGreaterThan(3_000);
+    const xor = await measure({ ...job, contender: 'bloom-filters-xor' });
+    expect(xor.added).toBe(3_000);
+    expect(xor.nominalBitsPerKey).toBeNull();
+    expect(xor.measuredFpr!).toBeLessThan(0.02);
+  }, 120_000);
+
   it('reports a capped fill instead of a rate it did not measure', async () => {
     const result = await measure({
       rep: 0,

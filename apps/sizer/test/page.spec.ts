@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { type BloomFilter, chooseShape, solveShape } from '@bloomkit/core';
 import { ExceptionFilter } from '@bloomkit/exceptions';
 import { createFilter, type FilterClass, kinds } from '@bloomkit/filters';
+import { BinaryFuseFilter } from '@bloomkit/fuse';
 import { splitBlockBitsetBytes, splitBlockFalsePositiveRate } from '@bloomkit/parquet';
 import { chainAt } from '@bloomkit/scalable';
 import { WindowBloomFilter } from '@bloomkit/window';
@@ -179,11 +180,17 @@ describe('the sizer page, in headless Chromium', () => {
     for (const Class of kinds()) {
       const name = Class.kind.name;
       if (name === 'exceptions') continue;
+      const keys = Array.from({ length: 700 }, (_, i) => `key-${i}`);
+      if (name === 'fuse') {
+        // A fixed set is built from its keys, not created and added to.
+        filters.push([name, BinaryFuseFilter.build(keys, { seed: 5 })]);
+        continue;
+      }
       const filter =
         name === 'window'
           ? WindowBloomFilter.create(1000, 0.01, { seed: 5 })
           : createFilter(name, { capacity: 1000, fpr: 0.01, ...(name === 'parquet' ? {} : { seed: 5 }) });
-      for (let i = 0; i < 700; i++) filter.add(`key-${i}`);
+      for (const key of keys) filter.add(key);
       filters.push([name, filter]);
     }
     const small = createFilter('standard', { bits: 256, hashes: 2, seed: 9 });
@@ -235,6 +242,15 @@ describe('the sizer page, in headless Chromium', () => {
       if (name === 'exceptions') {
         expect(answers[4]).toBe(false);
         expect(num(facts, 'exceptionCount')).toBe(1);
+      }
+      if (name === 'fuse') {
+        const fuse = (filter as unknown as BinaryFuseFilter).reference();
+        expect([num(facts, 'fingerprintBits'), num(facts, 'segmentLength'), num(facts, 'slots')]).toEqual([
+          8,
+          fuse.segmentLength,
+          fuse.arrayLength,
+        ]);
+        expect(facts.keys?.value).toBe('murmur3');
       }
       if (name === 'cuckoo') {
         // Printed from the kind's own facts(), not from a branch of the page.

@@ -4,6 +4,7 @@ import { describeError, EXIT } from './errors.js';
 import { Interrupts } from './interrupts.js';
 import { DEFAULT_WAIT_SECONDS } from './lock.js';
 import type { WriterOptions } from './locked-file.js';
+import { registerBuild } from './program/build.js';
 import type { CommandContext, Registration } from './program/context.js';
 import { registerCreate } from './program/create.js';
 import { registerDedup } from './program/dedup.js';
@@ -15,6 +16,7 @@ import { registerRedisCommands } from './program/redis.js';
 /** Every command, in the order `--help` lists them. */
 const COMMANDS: readonly Registration[] = [
   registerCreate,
+  registerBuild,
   registerKeyCommands,
   registerDedup,
   registerRedisCommands,

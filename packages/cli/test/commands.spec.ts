@@ -312,6 +312,7 @@ describe('calc', () => {
       'partitioned',
       'blocked',
       'cuckoo',
+      'fuse8',
     ]);
     const cuckoo = cuckooShape(1e6, 0.01);
     expect(rows[3]).toMatchObject({ n: 1e6, m: cuckoo.buckets * 4 * cuckoo.fingerprintBits, k: 2 });

@@ -24,13 +24,13 @@ describe('a kind the command was never told about', () => {
     const info = JSON.parse(withToy(['info', '--json', file]).stdout);
     expect(info).toMatchObject({ kind: 'toy', count: 2, capacity: 1000, targetFpr: 0.01, checksum: 'ok' });
     expect(withToy(['create', '--help']).stdout).toMatch(
-      /one of standard, partitioned, counting, scalable,\s+blocked, exceptions,\s+window,\s+parquet,\s+cuckoo,\s+toy/,
+      /one of standard, partitioned, counting, scalable,\s+blocked, exceptions,\s+window,\s+parquet,\s+fuse,\s+cuckoo,\s+toy/,
     );
     // Without the kind loaded, the file is refused by its kind id, on one line.
     const bare = spawnSync(process.execPath, [BIN, 'info', file], { cwd: dir, encoding: 'utf8' });
     expect(bare.status).toBe(2);
     expect(bare.stderr).toMatch(
-      /^bloomkit: \S+toy\.bf: unknown filter kind 200 \(known: 1 standard, .*5 blocked, 6 exceptions, 7 window, 8 parquet, 10 cuckoo\)\n$/,
+      /^bloomkit: \S+toy\.bf: unknown filter kind 200 \(known: 1 standard, .*5 blocked, 6 exceptions, 7 window, 8 parquet, 9 fuse, 10 cuckoo\)\n$/,
     );
   });
 });

@@ -10,6 +10,13 @@ export {
 } from './any.js';
 export { createFilter, type FilterSpec } from './create.js';
 export {
+  buildFilterBlock,
+  type FilterBlockKind,
+  type FilterBlockOptions,
+  type FilterBlockReader,
+  openFilterBlock,
+} from './filter-block.js';
+export {
   type CreateOptions,
   type ExplicitShape,
   type FilterClass,

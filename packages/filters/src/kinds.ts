@@ -2,6 +2,7 @@ import { BlockedBloomFilter } from '@bloomkit/blocked';
 import { type BloomFilter, InvalidArgumentError } from '@bloomkit/core';
 import { CountingBloomFilter } from '@bloomkit/counting';
 import { CuckooFilter } from '@bloomkit/cuckoo';
+import { BinaryFuseFilter } from '@bloomkit/fuse';
 import { SplitBlockBloomFilter } from '@bloomkit/parquet';
 import { PartitionedBloomFilter } from '@bloomkit/partitioned';
 import { ScalableBloomFilter } from '@bloomkit/scalable';
@@ -24,6 +25,7 @@ const BUILT_IN = [
   BlockedBloomFilter,
   WindowBloomFilter,
   SplitBlockBloomFilter,
+  BinaryFuseFilter,
   CuckooFilter,
 ] as const;
 // (The table's type is inferred, so this package builds its declarations without isolatedDeclarations.)

@@ -1,6 +1,7 @@
 import { BlockedBloomFilter } from '@bloomkit/blocked';
 import { type BloomFilter, FormatError, InvalidArgumentError } from '@bloomkit/core';
 import { CountingBloomFilter } from '@bloomkit/counting';
+import { BinaryFuseFilter } from '@bloomkit/fuse';
 import { PartitionedBloomFilter } from '@bloomkit/partitioned';
 import { ScalableBloomFilter } from '@bloomkit/scalable';
 import { StandardBloomFilter } from '@bloomkit/standard';
@@ -169,5 +170,32 @@ describe('the types of what deserializeAny and fromJSONAny return', () => {
     // Narrowed, the kind's own members are there: a compile error here would be a wrong declaration.
     const subFilters = filter instanceof ScalableBloomFilter ? filter.filterCount : -1;
     expect(subFilters).toBe(1);
+  });
+});
+
+describe('the binary fuse kind in the table (a fixed set: built from its keys, never created empty)', () => {
+  const keys = urlKeys(500, 'fuse-any', 1);
+  it('is kind 9, read by deserializeAny and fromJSONAny, and its class is found from a filter', () => {
+    const Fuse = kindByName('fuse')!;
+    expect(kindById(9)).toBe(Fuse);
+    expect(isSingleKind(Fuse)).toBe(false);
+    const filter = BinaryFuseFilter.build(keys, { seed: 7, fingerprintBits: 16 });
+    expect(classOf(filter)).toBe(Fuse);
+    const bytes = filter.serialize();
+    const read = deserializeAny(bytes);
+    expect(read.Class).toBe(Fuse);
+    expect(read.header).toMatchObject({ kind: 9, seed: 7, byteLength: bytes.length });
+    expect(read.filter.serialize()).toEqual(bytes);
+    expect(read.filter.hasMany(keys).every(Boolean)).toBe(true);
+    expect(deserializeAny(filter.serializeParts()).filter.serialize()).toEqual(bytes);
+    expect(fromJSONAny(JSON.stringify(filter)).serialize()).toEqual(bytes);
+  });
+
+  it('createFilter refuses it with a typed error that says how a fixed set is built', () => {
+    expect(() => createFilter('fuse', { capacity: 1000, fpr: 0.01 })).toThrow(
+      /fixed set and is built from its keys: BinaryFuseFilter\.build/,
+    );
+    expect(() => createFilter('fuse', { capacity: 1000, fpr: 0.01 })).toThrow(InvalidArgumentError);
+    expect(() => createFilter('fuse', { bits: 1000, hashes: 3 })).toThrow(/sized by capacity and fpr/);
   });
 });

@@ -1,9 +1,11 @@
 import {
   type ByteSource,
   type DeserializeOptions,
+  type FilterFact,
   type FilterJson,
   FORMAT_VERSION,
   FormatError,
+  IncompatibleFiltersError,
   InvalidArgumentError,
   type Key,
   type KindRecord,
@@ -21,40 +23,13 @@ import {
 import { batchHashes, hashBatch, hashInto, keyList } from '@bloomkit/core/kit';
 import { MAX_ATTEMPTS, populate } from './fuse-build.js';
 import { type FuseParams, fuseKind, readParams, writeParams } from './fuse-codec.js';
+import { fuseFacts } from './fuse-facts.js';
 import { mixKey, slotsOf } from './fuse-hash.js';
 import type { FuseLayout } from './fuse-layout.js';
+import { checkCount, type FuseBuildOptions, type FuseReference, fingerprintBitsOf } from './fuse-options.js';
 import { OUT } from './u64.js';
 
 const NAME = 'BinaryFuseFilter';
-
-/** The most keys a build takes: about 32 bytes a key of temporary memory, so 2^27 keys need 4 GiB. */
-export const MAX_FUSE_KEYS: number = 2 ** 27;
-
-/** Options of {@link BinaryFuseFilter.build} and {@link BinaryFuseFilter.fromHashes}. */
-export interface FuseBuildOptions {
-  /** Bits of a fingerprint: 8 (9.0 bits a key, a rate of 2^-8) or 16 (18.0 bits a key, 2^-16). Default 8. */
-  readonly fingerprintBits?: 8 | 16;
-  /** `build` only: the seed of MurmurHash3 x86_128 that hashes the keys, in [0, 2^32). Default 0. */
-  readonly seed?: number | 'random';
-}
-
-/** The reference struct's fields (FastFilter/xor_singleheader `binary_fuse8_t` / `binary_fuse16_t`). */
-export interface FuseReference {
-  /** `Seed`: the 64-bit seed of the key mixing, the first of the reference's seed sequence that built the set. */
-  readonly seed: bigint;
-  /** `SegmentLength`: slots a segment, a power of two in [4, 2^18]. */
-  readonly segmentLength: number;
-  /** `SegmentLengthMask`: segmentLength − 1. */
-  readonly segmentLengthMask: number;
-  /** `SegmentCount`: segments a key's first slot may fall in (there are segmentCount + 2 in all). */
-  readonly segmentCount: number;
-  /** `SegmentCountLength`: segmentCount × segmentLength, the range of a key's first slot. */
-  readonly segmentCountLength: number;
-  /** `ArrayLength`: (segmentCount + 2) × segmentLength fingerprints. */
-  readonly arrayLength: number;
-  /** `Fingerprints`: the filter's own array (u8 or u16); do not change it. */
-  readonly fingerprints: Uint8Array | Uint16Array;
-}
 
 /**
  * A binary fuse filter (Graf & Lemire, "Binary Fuse Filters: Fast and Smaller Than Xor Filters", ACM JEA 27, 2022):
@@ -80,6 +55,8 @@ export class BinaryFuseFilter {
   readonly seed: number;
   /** Distinct keys held. */
   readonly size: number;
+  /** Positions a key: its three slots. */
+  readonly hashes = 3;
   private readonly layout: FuseLayout;
   private readonly callerHashes: boolean;
   private readonly seedHigh: number;
@@ -144,6 +121,33 @@ export class BinaryFuseFilter {
     return BinaryFuseFilter.fromWords(where, words, bits, 0, true);
   }
 
+  /**
+   * The filter of keys given by their 64-bit hashes as {@link build} computes them (the first 64 bits of MurmurHash3
+   * x86_128 with `seed`: h1 the low word, h2 the high), for a caller that hashed its keys as they streamed past (a
+   * table file's writer, a command reading lines). It answers `has` of the keys themselves, as `build`'s does:
+   * `fromKeyHashes(hashes of keys, { seed })` equals `build(keys, { seed })`. The caller's array is left as it was.
+   */
+  static fromKeyHashes(
+    hashes: BigUint64Array,
+    options?: { readonly fingerprintBits?: 8 | 16; readonly seed?: number },
+  ): BinaryFuseFilter {
+    const where = `${NAME}.fromKeyHashes`;
+    if (!(hashes instanceof BigUint64Array)) {
+      throw new InvalidArgumentError(`${where}: hashes must be a BigUint64Array`);
+    }
+    if (options?.seed === ('random' as unknown)) {
+      throw new InvalidArgumentError(
+        `${where}: seed must be the one the keys were hashed with, not 'random'`,
+      );
+    }
+    const bits = fingerprintBitsOf(where, options?.fingerprintBits);
+    const seed = resolveSeed(where, options?.seed);
+    checkCount(where, hashes.length);
+    const words = new Uint32Array(2 * hashes.length);
+    words.set(new Uint32Array(hashes.buffer, hashes.byteOffset, 2 * hashes.length));
+    return BinaryFuseFilter.fromWords(where, words, bits, seed, false);
+  }
+
   private static fromWords(
     where: string,
     words: Uint32Array,
@@ -199,6 +203,15 @@ export class BinaryFuseFilter {
     }
   }
 
+  /**
+   * {@link has} of a key already hashed: `hash[at..at + 1]` are its MurmurHash3 x86_128 words h1 and h2 with this
+   * filter's seed (as core's `hashInto` writes them, a Uint32Array or an Int32Array). Allocates nothing.
+   */
+  hasHash(hash: Int32Array | Uint32Array, at = 0): boolean {
+    this.checkKeyed(`${NAME}.hasHash`);
+    return this.contains(hash[at + 1]! | 0, hash[at]! | 0);
+  }
+
   /** Whether each 64-bit key (as given to `fromHashes`, or a key's hash as `build` takes it) may be in the set. */
   hasHashes(hashes: BigUint64Array): boolean[] {
     if (!(hashes instanceof BigUint64Array)) {
@@ -215,6 +228,119 @@ export class BinaryFuseFilter {
     throw new InvalidArgumentError(
       `${NAME}.add: a binary fuse filter holds a fixed set; build a new one (BinaryFuseFilter.build) with the key`,
     );
+  }
+
+  /**
+   * Refused: a binary fuse filter is built once from its whole set (there is no empty filter to add to). Build it
+   * with {@link build} (or {@link fromHashes}); a rate picks the fingerprint bits ({@link fingerprintBitsFor}).
+   */
+  static create(_capacity: number, _fpr: number, _options?: unknown): never {
+    throw new InvalidArgumentError(
+      `${NAME}.create: a binary fuse filter holds a fixed set and is built from its keys: BinaryFuseFilter.build(keys, { fingerprintBits: 8 | 16 })`,
+    );
+  }
+
+  /** Refused as {@link add} is: the set is fixed. */
+  addAll(_keys: Iterable<Key>): never {
+    throw new InvalidArgumentError(
+      `${NAME}.addAll: a binary fuse filter holds a fixed set; build a new one (BinaryFuseFilter.build) with all the keys`,
+    );
+  }
+
+  /** Refused: the set is fixed (build an empty one to hold nothing). */
+  clear(): never {
+    throw new InvalidArgumentError(`${NAME}.clear: a binary fuse filter holds a fixed set; build a new one`);
+  }
+
+  /** Refused: fingerprints of two fuse filters do not combine; build one filter from both key sets. */
+  union(_other: BinaryFuseFilter): never {
+    throw new IncompatibleFiltersError(
+      `${NAME}.union: two binary fuse filters do not combine; build one from both key sets`,
+    );
+  }
+
+  /** Refused: fingerprints of two fuse filters do not combine; test keys against both instead. */
+  intersect(_other: BinaryFuseFilter): never {
+    throw new IncompatibleFiltersError(
+      `${NAME}.intersect: two binary fuse filters do not combine; test keys against both instead`,
+    );
+  }
+
+  /** An independent copy (its own fingerprints). */
+  clone(): BinaryFuseFilter {
+    return new BinaryFuseFilter(this.params(), this.seed, this.fingerprints.slice());
+  }
+
+  /** True when both hold the same set the same way: fingerprint bits, key source, seeds, layout, fingerprints. */
+  equals(other: BinaryFuseFilter): boolean {
+    if (!(other instanceof BinaryFuseFilter)) return false;
+    const a = this.fingerprints;
+    const b = other.fingerprints;
+    if (
+      this.fingerprintBits !== other.fingerprintBits ||
+      this.callerHashes !== other.callerHashes ||
+      this.seed !== other.seed ||
+      this.seedHigh !== other.seedHigh ||
+      this.seedLow !== other.seedLow ||
+      this.size !== other.size ||
+      this.layout.size !== other.layout.size ||
+      a.length !== b.length
+    ) {
+      return false;
+    }
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+  }
+
+  /** Distinct keys held (as {@link size}): the shared API's count of keys that went in. */
+  get count(): number {
+    return this.size;
+  }
+
+  /** m: bits of the fingerprints, (segmentCount + 2) × segmentLength × fingerprintBits. */
+  get bits(): number {
+    return this.layout.arrayLength * this.fingerprintBits;
+  }
+
+  /** The keys the set was built for: its distinct keys. */
+  get capacity(): number {
+    return this.size;
+  }
+
+  /** The rate the set was built for: 2^-fingerprintBits. */
+  get fpr(): number {
+    return this.expectedFpr();
+  }
+
+  /** Slots a key holds: distinct keys over slots (about 0.89 for large sets, 1 / 1.125). */
+  fillRatio(): number {
+    return this.layout.arrayLength === 0 ? 0 : this.size / this.layout.arrayLength;
+  }
+
+  /** The distinct keys held: a fixed set knows its size. */
+  estimatedCount(): number {
+    return this.size;
+  }
+
+  /** The filter's own shape as facts, for an inspector: fingerprint bits, segments, slots, where keys came from. */
+  facts(): FilterFact[] {
+    return fuseFacts({
+      fingerprintBits: this.fingerprintBits,
+      callerHashes: this.callerHashes,
+      ...this.layout,
+    });
+  }
+
+  /** The params block's fields. */
+  private params(): FuseParams {
+    return {
+      fingerprintBits: this.fingerprintBits,
+      callerHashes: this.callerHashes,
+      layout: this.layout,
+      seedHigh: this.seedHigh,
+      seedLow: this.seedLow,
+      keys: this.size,
+    };
   }
 
   /** Bits a key: the fingerprints' bits over the distinct keys (the array's for an empty set). */
@@ -260,14 +386,7 @@ export class BinaryFuseFilter {
   /** The file as parts: the header and params, the fingerprints (a view of the filter's own), the checksum. */
   serializeParts(): Uint8Array[] {
     const fp = this.fingerprints;
-    const params = writeParams({
-      fingerprintBits: this.fingerprintBits,
-      callerHashes: this.callerHashes,
-      layout: this.layout,
-      seedHigh: this.seedHigh,
-      seedLow: this.seedLow,
-      keys: this.size,
-    });
+    const params = writeParams(this.params());
     return encodeNestedParts(fuseKind, this.seed, params, [
       new Uint8Array(fp.buffer, fp.byteOffset, fp.byteLength),
     ]);
@@ -311,22 +430,5 @@ export class BinaryFuseFilter {
   /** Reads the JSON form written by `toJSON()`; FormatError for anything else. */
   static fromJSON(json: unknown, options?: DeserializeOptions): BinaryFuseFilter {
     return BinaryFuseFilter.deserialize(fromFilterJson(`${NAME}.fromJSON`, json, fuseKind.name), options);
-  }
-}
-
-/** The fingerprint bits option: 8 (default) or 16. */
-function fingerprintBitsOf(where: string, bits: unknown): 8 | 16 {
-  if (bits === undefined) return 8;
-  if (bits !== 8 && bits !== 16) {
-    throw new InvalidArgumentError(`${where}: fingerprintBits must be 8 or 16, got ${String(bits)}`);
-  }
-  return bits;
-}
-
-function checkCount(where: string, count: number): void {
-  if (count > MAX_FUSE_KEYS) {
-    throw new InvalidArgumentError(
-      `${where}: a build takes at most 2^27 keys (about 32 bytes a key while it builds), got ${count}`,
-    );
   }
 }

@@ -1,8 +1,9 @@
-export {
-  BinaryFuseFilter,
-  type FuseBuildOptions,
-  type FuseReference,
-  MAX_FUSE_KEYS,
-} from './binary-fuse-filter.js';
+export { BinaryFuseFilter } from './binary-fuse-filter.js';
 export { fuseKind } from './fuse-codec.js';
 export { type FuseLayout, fuseLayout } from './fuse-layout.js';
+export {
+  type FuseBuildOptions,
+  type FuseReference,
+  fingerprintBitsFor,
+  MAX_FUSE_KEYS,
+} from './fuse-options.js';

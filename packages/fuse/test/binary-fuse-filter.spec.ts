@@ -1,10 +1,9 @@
-import { PerformanceObserver, performance } from 'node:perf_hooks';
-import { FormatError, InvalidArgumentError } from '@bloomkit/core';
+import { FormatError, IncompatibleFiltersError, InvalidArgumentError } from '@bloomkit/core';
 import { crc32c, hashInto } from '@bloomkit/core/kit';
-import { depth, upperBoundCount, urlKeys } from '@bloomkit/testkit';
+import { collectionsDuring, depth, upperBoundCount, urlKeys } from '@bloomkit/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BinaryFuseFilter } from '../src/index.js';
+import { BinaryFuseFilter, fingerprintBitsFor } from '../src/index.js';
 
 /** The 64-bit hashes `build` takes of keys: h1 the low word, h2 the high (FORMAT §4, §3.8). */
 function hashesOf(keys: readonly string[], seed: number): BigUint64Array {
@@ -76,6 +75,30 @@ describe('BinaryFuseFilter laws', () => {
     expect(() => fromHashes.has('x')).toThrow(
       /built from 64-bit hashes \(fromHashes\); ask it with hasHashes/,
     );
+  });
+
+  it('fromKeyHashes of the keys’ hashes with their seed is build of the keys: the same bytes, has answers', () => {
+    const keys = urlKeys(5_000, 'key-hashes', 1);
+    for (const [seed, fingerprintBits] of [
+      [0, 8],
+      [77, 16],
+    ] as const) {
+      const hashes = hashesOf(keys, seed);
+      const copy = hashes.slice();
+      const fromHashes = BinaryFuseFilter.fromKeyHashes(hashes, { seed, fingerprintBits });
+      expect(hashes).toEqual(copy);
+      expect(fromHashes.serialize()).toEqual(
+        BinaryFuseFilter.build(keys, { seed, fingerprintBits }).serialize(),
+      );
+      expect(fromHashes.hasMany(keys).every(Boolean)).toBe(true);
+    }
+    expect(() => BinaryFuseFilter.fromKeyHashes(new BigUint64Array(1), { seed: 'random' as never })).toThrow(
+      /not 'random'/,
+    );
+    expect(() => BinaryFuseFilter.fromKeyHashes(new BigUint64Array(1), { seed: -3 })).toThrow(
+      InvalidArgumentError,
+    );
+    expect(() => BinaryFuseFilter.fromKeyHashes([1n] as never)).toThrow(/must be a BigUint64Array/);
   });
 
   it('fromHashes leaves the caller’s array as it was, duplicates and all', () => {
@@ -156,6 +179,57 @@ describe('BinaryFuseFilter arguments', () => {
     );
     expect(() => BinaryFuseFilter.build(['a']).add('b')).toThrow(/holds a fixed set/);
   });
+
+  it('the set is fixed: create, addAll and clear refuse with InvalidArgumentError, union and intersect with IncompatibleFiltersError, nothing changed', () => {
+    const filter = BinaryFuseFilter.build(['a', 'b', 'c']);
+    const before = filter.serialize();
+    expect(() => BinaryFuseFilter.create(1000, 0.01)).toThrow(InvalidArgumentError);
+    expect(() => filter.addAll(['d'])).toThrow(/addAll: a binary fuse filter holds a fixed set/);
+    expect(() => filter.clear()).toThrow(InvalidArgumentError);
+    expect(() => filter.union(filter)).toThrow(IncompatibleFiltersError);
+    expect(() => filter.intersect(filter)).toThrow(IncompatibleFiltersError);
+    expect(filter.serialize()).toEqual(before);
+  });
+
+  it('fingerprintBitsFor: the width whose rate is at most fpr, typed errors past 2^-16 and outside (0, 1)', () => {
+    expect(fingerprintBitsFor(0.01)).toBe(8);
+    expect(fingerprintBitsFor(2 ** -8)).toBe(8);
+    expect(fingerprintBitsFor(0.0039)).toBe(16);
+    expect(fingerprintBitsFor(2 ** -16)).toBe(16);
+    expect(() => fingerprintBitsFor(1e-5)).toThrow(/at least 2\^-16/);
+    for (const bad of [0, 1, -0.1, Number.NaN, '0.01' as unknown as number]) {
+      expect(() => fingerprintBitsFor(bad)).toThrow(InvalidArgumentError);
+    }
+  });
+});
+
+describe('BinaryFuseFilter in the shared filter API', () => {
+  it('bits, hashes, count, capacity, fpr, fill and the estimate state the fixed set; clone and equals compare all of it', () => {
+    const keys = urlKeys(10_000, 'shared', 1);
+    const filter = BinaryFuseFilter.build([...keys, ...keys.slice(0, 100)], { seed: 9 });
+    const { arrayLength, segmentLength } = filter.reference();
+    expect(filter.bits).toBe(arrayLength * 8);
+    expect(filter.hashes).toBe(3);
+    expect([filter.count, filter.capacity, filter.estimatedCount()]).toEqual([10_000, 10_000, 10_000]);
+    expect(filter.fpr).toBe(2 ** -8);
+    expect(filter.fillRatio()).toBeCloseTo(10_000 / arrayLength, 12);
+    const copy = filter.clone();
+    expect(copy.equals(filter)).toBe(true);
+    expect(copy.reference().fingerprints).not.toBe(filter.reference().fingerprints);
+    expect(copy.serialize()).toEqual(filter.serialize());
+    expect(filter.equals(BinaryFuseFilter.build(keys, { seed: 10 }))).toBe(false);
+    expect(filter.equals(BinaryFuseFilter.build(keys, { seed: 9, fingerprintBits: 16 }))).toBe(false);
+    const facts = Object.fromEntries(filter.facts().map((fact) => [fact.key, fact.value]));
+    expect(facts).toEqual({
+      fingerprintBits: 8,
+      segmentLength,
+      segments: arrayLength / segmentLength,
+      slots: arrayLength,
+      keys: 'murmur3',
+    });
+    const hashed = BinaryFuseFilter.fromHashes(new BigUint64Array([1n, 2n]));
+    expect(hashed.facts().find((fact) => fact.key === 'keys')?.value).toBe('hashes');
+  });
 });
 
 describe('BinaryFuseFilter lookups allocate nothing', () => {
@@ -164,18 +238,11 @@ describe('BinaryFuseFilter lookups allocate nothing', () => {
     const filter = BinaryFuseFilter.build(keys);
     const probes = urlKeys(1_000, 'probe');
     for (let i = 0; i < 20_000; i++) filter.has(probes[i % 1_000]!); // warm up: compiled before the count
-    const collections: number[] = [];
-    const observer = new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) collections.push(entry.startTime);
-    });
-    observer.observe({ entryTypes: ['gc'] });
-    const start = performance.now();
     let found = 0;
-    for (let i = 0; i < 1_000_000; i++) if (filter.has(probes[i % 1_000]!)) found++;
-    const end = performance.now();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    observer.disconnect();
+    const collections = await collectionsDuring(() => {
+      for (let i = 0; i < 1_000_000; i++) if (filter.has(probes[i % 1_000]!)) found++;
+    });
     expect(found).toBeLessThan(1_000_000);
-    expect(collections.filter((t) => t >= start && t <= end)).toEqual([]);
+    expect(collections).toEqual([]);
   });
 });

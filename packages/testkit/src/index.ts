@@ -17,6 +17,7 @@ export {
   TENTH_RUNS,
   yieldToRunner,
 } from './fuzz.js';
+export { collectionsDuring } from './garbage.js';
 export { goldenAbsentKeys, goldenKeys, readGolden } from './golden.js';
 export { expectHashBatchesAsSingleKeys, type HashBatchFilter } from './hash-batches.js';
 export { binaryKeys, prng, urlKeyChunks, urlKeys } from './keys.js';

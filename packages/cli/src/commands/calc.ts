@@ -7,6 +7,7 @@ import {
   standardLayout,
 } from '@bloomkit/core';
 import { cuckooShape } from '@bloomkit/cuckoo';
+import { fingerprintBitsFor, fuseLayout, MAX_FUSE_KEYS } from '@bloomkit/fuse';
 import { CliError, EXIT } from '../errors.js';
 import { binarySize, grouped } from '../units.js';
 
@@ -34,7 +35,8 @@ const LAYOUTS: readonly Layout[] = [standardLayout, partitionedLayout, blockedLa
 /**
  * Solves for the unknowns of (n, p, m, k) in every layout, with core's `solveShape` (the layout's exact rate); with
  * n and p, also the cuckoo filter `create --kind cuckoo` makes (buckets of 4: m its table's bits, k its 2 buckets,
- * p its rate at capacity).
+ * p its rate at capacity) and the binary fuse filter `build` makes of a fixed set of n keys (m its fingerprints'
+ * bits, k its 3 slots, p its rate 2^-8 or 2^-16, the narrowest at or below the p asked).
  */
 export function solve(input: CalcInput): CalcRow[] {
   const known = (['n', 'p', 'm', 'k'] as const).filter((name) => input[name] !== undefined);
@@ -59,8 +61,17 @@ export function solve(input: CalcInput): CalcRow[] {
       bitsPerKey: shape.bitsPerKey,
     };
   });
-  const cuckoo = input.n !== undefined && input.p !== undefined ? cuckooRow(input.n, input.p) : undefined;
-  return cuckoo === undefined ? rows : [...rows, cuckoo];
+  if (input.n === undefined || input.p === undefined) return rows;
+  const more = [cuckooRow(input.n, input.p), fuseRow(input.n, input.p)];
+  return [...rows, ...more.filter((row): row is CalcRow => row !== undefined)];
+}
+
+/** The binary fuse filter of a fixed set of n keys at a rate of at most p; none below 2^-16 or past 2^27 keys. */
+function fuseRow(n: number, p: number): CalcRow | undefined {
+  if (n > MAX_FUSE_KEYS || p < 2 ** -16) return undefined;
+  const bits = fingerprintBitsFor(p);
+  const m = fuseLayout(n).arrayLength * bits;
+  return { layout: `fuse${bits}`, n, p: 2 ** -bits, m, k: 3, bitsPerKey: m / n };
 }
 
 /** The cuckoo filter for n keys at rate p, as a row; none past what it holds (p below 24-bit fingerprints' rate). */

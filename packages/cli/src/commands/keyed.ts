@@ -216,6 +216,13 @@ export const ADD: KeyedOperation = {
   no: 'added',
   writes: true,
   status: 'success',
+  check(filter, file) {
+    if (kindName(filter) === 'fuse') {
+      throw new CliError(
+        `${file}: a fuse filter holds a fixed set and takes no keys; build it again with them (bloomkit build --force)`,
+      );
+    }
+  },
 };
 
 /** `add --test`: as {@link ADD}, with grep's exit status: 1 when some key was new, 0 when every key was present. */
