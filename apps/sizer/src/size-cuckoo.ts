@@ -2,6 +2,7 @@ import { cuckooShape } from '@bloomkit/cuckoo';
 import { bytes, grouped, rate } from './numbers.js';
 import { row } from './rows.js';
 import type { Sized, SizeInput } from './size.js';
+import { kindsPlot } from './size-compare.js';
 
 /**
  * A cuckoo filter of n keys at rate p (kind 10), for each bucket size, beside the 4-bit counting filter a user who
@@ -32,5 +33,5 @@ export function sizeCuckoo(input: SizeInput): Sized {
       ((4 * counters) / capacity).toFixed(2),
     ),
   );
-  return { rows, plot: undefined };
+  return { rows, plot: kindsPlot(capacity) };
 }

@@ -2,6 +2,7 @@ import { fuseLayout } from '@bloomkit/fuse';
 import { bytes, grouped, rate } from './numbers.js';
 import { row } from './rows.js';
 import type { Sized, SizeInput } from './size.js';
+import { kindsPlot } from './size-compare.js';
 
 /**
  * A binary fuse filter of a fixed set of n keys (kind 9): its slots are the reference's sizing for n, the same for 8-
@@ -34,5 +35,5 @@ export function sizeFuse(input: SizeInput): Sized {
       row(`fpr${bits}`, `p, ${bits}-bit`, 2 ** -bits, rate(2 ** -bits)),
     );
   }
-  return { rows, plot: undefined };
+  return { rows, plot: kindsPlot(Math.max(1, n)) };
 }

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { type BloomFilter, chooseShape, solveShape } from '@bloomkit/core';
 import { ExceptionFilter } from '@bloomkit/exceptions';
 import { createFilter, type FilterClass, kinds } from '@bloomkit/filters';
-import { BinaryFuseFilter } from '@bloomkit/fuse';
+import { BinaryFuseFilter, fuseLayout } from '@bloomkit/fuse';
 import { splitBlockBitsetBytes, splitBlockFalsePositiveRate } from '@bloomkit/parquet';
 import { chainAt } from '@bloomkit/scalable';
 import { WindowBloomFilter } from '@bloomkit/window';
@@ -161,6 +161,30 @@ describe('the sizer page, in headless Chromium', () => {
     const second = kinds().filter((Class) => Class.kind.params === 'single')[1]!;
     expect(nested.inner?.value).toBe(second.kind.name);
     expect(num(nested, 'bits')).toBe(chooseShape(50_000, 0.005, second.kind.layout).bits);
+
+    // A fixed set: the reference's sizing for n, both widths; and memory against the rate for every kind.
+    const fuse = await sizeOf('fuse', { capacity: '1e6' });
+    const layout = fuseLayout(1_000_000);
+    expect([num(fuse, 'slots'), num(fuse, 'bytes8'), num(fuse, 'fpr16')]).toEqual([
+      layout.arrayLength,
+      layout.arrayLength,
+      2 ** -16,
+    ]);
+    expect(num(fuse, 'bitsPerKey8')).toBeCloseTo(9.04, 2);
+    // Fuse is drawn where a width reaches p (down to 2^-16: 39 of 51 rates), cuckoo where 24-bit fingerprints do, the others all along.
+    for (const [series, points] of [
+      ['fuse (fixed set)', 39],
+      ['standard', 51],
+      ['blocked', 51],
+      ['counting (4-bit)', 51],
+      ['parquet (split-block)', 51],
+    ] as const) {
+      expect(await seriesPoints(series), series).toBe(points);
+    }
+    expect(await seriesPoints('cuckoo')).toBeGreaterThan(40);
+    await sizeOf('cuckoo', { capacity: '1e6', fpr: '1%' });
+    expect(await seriesPoints('counting (4-bit)')).toBe(51);
+    expect(await seriesPoints('cuckoo')).toBeGreaterThan(40);
   });
 
   it('shows the library’s own error for values out of range and text that is not a number', async () => {
