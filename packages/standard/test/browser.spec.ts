@@ -26,6 +26,7 @@ const PAGE = `<!doctype html>
   "@bloomkit/window": "/packages/window/dist/index.js",
   "@bloomkit/parquet": "/packages/parquet/dist/index.js",
   "@bloomkit/cuckoo": "/packages/cuckoo/dist/index.js",
+  "@bloomkit/fuse": "/packages/fuse/dist/index.js",
   "hyparquet": "/packages/parquet/node_modules/hyparquet/src/index.js"
 } }
 </script>
@@ -55,8 +56,11 @@ const PAGE = `<!doctype html>
     const parquet = createFilter('parquet', { capacity: 1000, fpr: 0.01, type: 'INT64' });
     parquet.addAll([1n, 2n, 2 ** 40]);
     const { xxh64 } = await import('@bloomkit/parquet');
+    const { buildFilterBlock, openFilterBlock } = await import('@bloomkit/filters');
+    const block = openFilterBlock(buildFilterBlock(['f1', 'f2'], { kind: 'fuse' }));
     document.body.textContent = JSON.stringify({
       any: [any.Class.kind.name, any.filter.has('b')],
+      fuse: [block.kind, block.mayContain('f1'), block.mayContain('f2'), block.keys],
       exceptions: [exceptions.has('b'), exceptions.has(flagged), exceptions.exceptionCount],
       window: [window.has('w99'), window.add('w99'), window.add('new')],
       parquet: [...deserializeAny(parquet.serialize()).filter.hasMany([2n, 2 ** 40, 3n]), xxh64('').toString(16)],
@@ -82,7 +86,7 @@ beforeAll(async () => {
       return;
     }
     if (
-      !/^\/packages\/(core|standard|partitioned|counting|scalable|blocked|filters|exceptions|window|parquet|cuckoo)\/dist\/[\w/.-]+\.js$/.test(
+      !/^\/packages\/(core|standard|partitioned|counting|scalable|blocked|filters|exceptions|window|parquet|cuckoo|fuse)\/dist\/[\w/.-]+\.js$/.test(
         path,
       ) &&
       !/^\/packages\/parquet\/node_modules\/hyparquet\/src\/[\w/.-]+\.js$/.test(path)
@@ -124,12 +128,13 @@ function dumpDom(url: string): Promise<string> {
 }
 
 describe('in a browser, without a bundler', () => {
-  it('an import map loads @bloomkit/standard, @bloomkit/filters, @bloomkit/exceptions, @bloomkit/window and @bloomkit/parquet (with hyparquet) in headless Chromium, and the filters work', async () => {
+  it('an import map loads @bloomkit/standard, @bloomkit/filters, @bloomkit/exceptions, @bloomkit/window, @bloomkit/parquet (with hyparquet) and @bloomkit/fuse in headless Chromium, and the filters work', async () => {
     const dom = await dumpDom(`http://127.0.0.1:${port}/test.html`);
     const body = /<body>([\s\S]*)<\/body>/.exec(dom)?.[1] ?? dom;
     expect(body).not.toMatch(/ERROR|pending/);
     expect(JSON.parse(body)).toEqual({
       any: ['blocked', true],
+      fuse: ['fuse', true, true, 2],
       exceptions: [true, false, 1],
       window: [true, false, true],
       parquet: [true, true, false, 'ef46db3751d8e999'],
