@@ -207,6 +207,35 @@ describe('bloomkit redis functions', () => {
     expect([removed.status, removed.stdout]).toEqual([0, `${node}\tnone\n`]);
   });
 
+  it('a fixed set built by bloomkit build is pushed, asked from redis-cli as from the file, and pulled back', async () => {
+    const file = join(dir, 'blocklist.bk');
+    const built = await bloomkit(['build', file, '--kind', 'fuse8', '--from', '-'], {
+      cwd: dir,
+      input: lines(0, 3000).join('\n'),
+    });
+    expect(built.status).toBe(0);
+    expect((await bloomkit(['push', file, url('blocklist')], { cwd: dir })).status).toBe(0);
+    const base = `redis://127.0.0.1:${server.port}`;
+    expect((await bloomkit(['redis', 'functions', 'install', base], { cwd: dir })).status).toBe(0);
+    const asked = [...lines(2900, 3000), ...lines(10_000, 10_400)];
+    const fromFile = (await bloomkit(['has', '-v', file, ...asked], { cwd: dir })).stdout
+      .trim()
+      .split('\n')
+      .map((line) => (line.endsWith('\tpresent') ? '1' : '0'));
+    const cli = (...args: string[]) =>
+      execFileSync('redis-cli', ['-p', String(server.port), ...args], { encoding: 'utf8' }).trim();
+    expect(cli('FCALL_RO', 'bk_mexists', '1', 'blocklist', ...asked).split('\n')).toEqual(fromFile);
+    expect(fromFile.slice(0, 100)).toEqual(Array(100).fill('1'));
+    expect(cli('FCALL', 'bk_add', '1', 'blocklist', 'x')).toMatch(/fuse filter, a fixed set/);
+    const dedup = await bloomkit(['dedup', '--redis', url('blocklist')], { cwd: dir, input: 'x\n' });
+    expect([dedup.status, dedup.stderr]).toEqual([2, expect.stringMatching(/fixed set/)]);
+    expect(
+      (await bloomkit(['pull', url('blocklist'), join(dir, 'blocklist-back.bk')], { cwd: dir })).status,
+    ).toBe(0);
+    expect(readFileSync(join(dir, 'blocklist-back.bk'))).toEqual(readFileSync(file));
+    expect((await bloomkit(['redis', 'functions', 'remove', base], { cwd: dir })).status).toBe(0);
+  });
+
   it('refuses a newer library, an unknown action and a URL that names a filter, on one line, exit 2', async () => {
     const base = `redis://127.0.0.1:${server.port}`;
     const newer = readFileSync(join(FUNCTIONS_DIR, 'bloomkit.lua'), 'utf8').replace(

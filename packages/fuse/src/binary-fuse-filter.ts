@@ -58,7 +58,8 @@ export class BinaryFuseFilter {
   /** Positions a key: its three slots. */
   readonly hashes = 3;
   private readonly layout: FuseLayout;
-  private readonly callerHashes: boolean;
+  /** True for a filter of the caller's 64-bit hashes (`fromHashes`): it answers `hasHashes`, not `has`. */
+  readonly callerHashes: boolean;
   private readonly seedHigh: number;
   private readonly seedLow: number;
   private readonly fingerprints: Uint8Array | Uint16Array;
@@ -358,6 +359,7 @@ export class BinaryFuseFilter {
     const { layout } = this;
     return {
       seed: (BigInt(this.seedHigh >>> 0) << 32n) | BigInt(this.seedLow >>> 0),
+      size: layout.size,
       segmentLength: layout.segmentLength,
       segmentLengthMask: layout.segmentLengthMask,
       segmentCount: layout.segmentCount,
@@ -383,13 +385,15 @@ export class BinaryFuseFilter {
     return joinParts(fuseKind, this.serializeParts());
   }
 
+  /** The payload alone: the fingerprints' bytes (a view of the filter's own; u16 little-endian for 16 bits). */
+  payloadParts(): Uint8Array[] {
+    const fp = this.fingerprints;
+    return [new Uint8Array(fp.buffer, fp.byteOffset, fp.byteLength)];
+  }
+
   /** The file as parts: the header and params, the fingerprints (a view of the filter's own), the checksum. */
   serializeParts(): Uint8Array[] {
-    const fp = this.fingerprints;
-    const params = writeParams(this.params());
-    return encodeNestedParts(fuseKind, this.seed, params, [
-      new Uint8Array(fp.buffer, fp.byteOffset, fp.byteLength),
-    ]);
+    return encodeNestedParts(fuseKind, this.seed, writeParams(this.params()), this.payloadParts());
   }
 
   /** The JSON form: `{ kind: 'fuse', version, data }`, the file in base64. */

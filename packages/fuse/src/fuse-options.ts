@@ -15,6 +15,8 @@ export interface FuseBuildOptions {
 export interface FuseReference {
   /** `Seed`: the 64-bit seed of the key mixing, the first of the reference's seed sequence that built the set. */
   readonly seed: bigint;
+  /** `Size`: the keys the build was given, repeats included (the layout below is the reference's sizing of it). */
+  readonly size: number;
   /** `SegmentLength`: slots a segment, a power of two in [4, 2^18]. */
   readonly segmentLength: number;
   /** `SegmentLengthMask`: segmentLength − 1. */

@@ -7,3 +7,4 @@ export {
   fingerprintBitsFor,
   MAX_FUSE_KEYS,
 } from './fuse-options.js';
+export { type FuseTableOrigin, fuseFromTable } from './fuse-table.js';

@@ -54,6 +54,7 @@ local function addAll(where, meta, args, from)
   if meta.kind.storage == 'ring' then return windowAdd(where, meta, args, from) end
   if meta.kind.storage == 'chain' then return chainAdd_(where, meta, args, from) end
   if meta.kind.storage == 'cuckoo' then return cuckoo.addItems(where, meta, args, from) end
+  if meta.kind.storage == 'fuse' then fuse.refuseAdd(where, meta) end
   local k = meta.k
   charge(where, args, from, k + (meta.exceptions and CALL_UNITS or 0), 0, format('%d positions', k))
   metaCount(meta)
@@ -74,6 +75,7 @@ local function hasAll(where, meta, args, from)
   if meta.kind.storage == 'ring' then return windowHas(where, meta, args, from) end
   if meta.kind.storage == 'chain' then return chainHas_(where, meta, args, from) end
   if meta.kind.storage == 'cuckoo' then return cuckoo.hasItems(where, meta, args, from) end
+  if meta.kind.storage == 'fuse' then return fuse.hasItems(where, meta, args, from) end
   local k = meta.k
   charge(where, args, from, k + (meta.exceptions and CALL_UNITS or 0), 0, format('%d positions', k))
   local n, ctype = #args - from + 1, meta.width == 0 and 'u1' or 'u' .. meta.width
@@ -259,4 +261,23 @@ end
 function cuckoo.deleteItems(where, meta, args, from)
   local v = cuckoo.call(where, meta, args, from, false)
   return cuckoo.removeAll(v, meta.hash, metaCount(meta), #args - from + 1, cuckoo.hashes(meta, args, from))
+end
+
+-- A binary fuse filter's lookups (fuse.lua), priced first: each item its hash, its mixing (four 64-bit products in
+-- 16-bit pieces: about a unit) and three fingerprints read (BITFIELD GETs). Measured, Redis 7.0: 9 to 11 us of the
+-- server an item in calls of 2,500 URL keys (38 bytes), priced 13.4.
+fuse.ITEM_UNITS = 4
+function fuse.hasItems(where, meta, args, from)
+  charge(where, args, from, fuse.ITEM_UNITS, CALL_UNITS, 'three slots')
+  local function hashOf(i)
+    local h1, h2 = murmur(args[from + i - 1], meta.seed)
+    return h1, h2
+  end
+  local function readAll(offsets, ftype) return bitfieldOffsets(meta.data, true, 'GET', ftype, nil, offsets, false) end
+  return fuse.hasAll(meta.fuse, #args - from + 1, hashOf, readAll)
+end
+
+-- A fixed set takes no item: refused before anything is read or written.
+function fuse.refuseAdd(where, meta)
+  fail(format('%s: %s is a fuse filter, a fixed set; build a new one with the items (bloomkit build FILE --kind fuse8) and push it under a new name', where, meta.name))
 end

@@ -1,10 +1,6 @@
--- double) is taken modulo 2^32 as a * lo + (a * hi mod 2^16) * 2^16 with the constant split in 16-bit halves: each
--- product is below 2^48, exact. Sums are taken modulo 2^32 with %, exact for integers below 2^53.
-
-local function mul(a, c)
-  local lo = c % 65536
-  return (a * lo + (a * ((c - lo) / 65536) % 65536) * 65536) % TWO32
-end
+-- MurmurHash3 x86_128 (docs/FORMAT.md section 4) in doubles ----------------------------------------------------------
+-- Lua numbers are doubles and bit.* works on 32 bits: a product of two 32-bit words is base.lua's `mul`, taken modulo
+-- 2^32 in exact 16-bit pieces; sums are taken modulo 2^32 with %, exact for integers below 2^53.
 
 local C1, C2, C3, C4 = 0x239b961b, 0xab0e9789, 0x38b34ae5, 0xa1e38b93
 local C1L, C2L, C3L, C4L = C1 % 65536, C2 % 65536, C3 % 65536, C4 % 65536

@@ -19,7 +19,9 @@ guard.ts); the hashing and positions are docs/FORMAT.md sections 4 and 5.
 Kinds served: standard, partitioned and counting (4- or 8-bit counters), exceptions over standard and partitioned,
 scalable (the chain grows on the server, by the sub-filter shapes its meta hash lists), window filters that
 @bloomkit/redis created (count and time windows, on the server's clock or the caller's), cuckoo filters (adds,
-deletes and copies counted on the server, whole or nothing), and blocked filters one shard per call.
+deletes and copies counted on the server, whole or nothing), binary fuse filters that bloomkit push or
+RedisBloomFilter.import wrote (a fixed set: bk_exists, bk_mexists, bk_card, bk_info), and blocked filters one shard
+per call.
 ]]
 
-local VERSION = 4
+local VERSION = 5

@@ -12,7 +12,7 @@ local function hexOf(generation) return format('%08x', generation) end
 -- what the checks below are a function of.
 local META_FIELDS = { 'format', 'kind', 'seed', 'bits', 'hashes', 'counterBits', 'capacity', 'fpr', 'shards',
   'shardBlocks', 'growth', 'tightening', 'exceptions', 'duration', 'generation', 'state', 'ageSlices', 'sliceBits',
-  'generationKeys', 'period', 'shapes', 'table', 'count' }
+  'generationKeys', 'period', 'shapes', 'table', 'fuse', 'count' }
 local CHECKED_FIELDS = #META_FIELDS - 1
 
 -- Checked metas by name, each with the field values it was checked from: a call whose hash holds the same values
@@ -192,6 +192,24 @@ local function checkCuckoo(meta, f, int, bad)
   meta.f, meta.b, meta.n, meta.kicks = fb, b, n, kicks
 end
 
+-- A binary fuse filter: its fingerprint bits and mixing seed in `fuse` (f:seed, 16 lowercase hex digits), its
+-- segments from `capacity`, the keys it was built from (fuse.lua's layout); three slots a key, a rate of 2^-f.
+local function checkFuse(meta, f, int, bad)
+  meta.width = int('counterBits', 0, 0)
+  if meta.exceptions then bad('exceptions', '0 for a fuse filter (exceptions live beside bits)') end
+  local fText, seedText = match(f.fuse or '', '^(%d+):(%x+)$')
+  if (fText ~= '8' and fText ~= '16') or seedText == nil or #seedText ~= 16 or match(seedText, '%u') then
+    bad('fuse', 'f:seed with f 8 or 16 and the seed in 16 lowercase hex digits')
+  end
+  local fb = tonumber(fText)
+  local s = fuse.shape(fb, int('capacity', 1, TWO32 - 1), seedText)
+  if s.bits + 8 * GUARD_BYTES > TWO32 then bad('capacity', 'a set whose fingerprints fit one Redis string') end
+  meta.m = int('bits', s.bits, s.bits)
+  if meta.k ~= 3 then bad('hashes', '3 (the slots of a key)') end
+  if rate(f.fpr) ~= 2 ^ -fb then bad('fpr', format('%s (2^-%d)', exact(2 ^ -fb), fb)) end
+  meta.fuse = s
+end
+
 -- A standard or partitioned filter: m bits (a multiple of the layout's unit), the guard after them.
 local function checkBits(meta, f, int, bad)
   meta.width = int('counterBits', 0, 0)
@@ -204,7 +222,7 @@ end
 
 -- Each storage family's own checks, by the family its kind names (sizing.lua).
 local STORAGE_CHECKS = { ring = checkRing, shards = checkShards, chain = checkChain, counters = checkCounters,
-  bits = checkBits, cuckoo = checkCuckoo }
+  bits = checkBits, cuckoo = checkCuckoo, fuse = checkFuse }
 
 -- The fields every family has, each within its range, and those a family does not use at their empty values.
 local function checkCommon(meta, f, int, bad)

@@ -41,6 +41,3 @@ local function argTime(where, name, text)
   end
   return value
 end
-
--- MurmurHash3 x86_128 (docs/FORMAT.md section 4) in doubles ----------------------------------------------------------
--- Lua numbers are doubles and bit.* works on 32 bits, so a product of two 32-bit words (up to 2^64, not exact in a

@@ -43,9 +43,12 @@ local KINDS = {
   window = { storage = 'ring', sliced = true },
   -- n buckets of b slots of f bits in one string (cuckoo.lua), the guard after them; f:b:n:kicks in `table`.
   cuckoo = { storage = 'cuckoo', creates = true },
+  -- A fixed set: its fingerprints in one string (fuse.lua), the guard after them; f:seed in `fuse`. Built elsewhere
+  -- (bloomkit build) and pushed; only read here.
+  fuse = { storage = 'fuse' },
 }
 local KIND_NAMES = 'standard, partitioned, counting, scalable, cuckoo'
-local SERVED = 'standard, partitioned, counting, scalable, cuckoo, blocked (by shard) and window'
+local SERVED = 'standard, partitioned, counting, scalable, cuckoo, blocked (by shard), window and fuse (read-only)'
 
 -- m and k for n keys at rate p (chooseShape of @bloomkit/core).
 local function chooseShape(kind, n, p, fromK, toK)

@@ -182,6 +182,12 @@ local function bk_info(keys, args)
     for _, v in ipairs({ 'Number of buckets', meta.n, 'Bucket size', meta.b, 'Max iterations', meta.kicks,
       'Fingerprint bits', meta.f }) do info[#info + 1] = v end
   end
+  if meta.kind.storage == 'fuse' then
+    -- The segments and the mixing seed of the fixed set (BinaryFuseFilter's reference()).
+    local s = meta.fuse
+    for _, v in ipairs({ 'Fingerprint bits', s.f, 'Segment length', s.L, 'Segment count', s.cL / s.L,
+      'Fuse seed', meta.fields.fuse:sub(-16) }) do info[#info + 1] = v end
+  end
   return info
 end
 

@@ -9,6 +9,7 @@ export { type RedisStorage, redisKindNames } from './kinds.js';
 export type { LocalFilter } from './local.js';
 export {
   type CuckooTable,
+  type FuseTable,
   MAX_STRING_BITS,
   type RedisFilterParams,
 } from './params.js';

@@ -7,6 +7,7 @@ import {
   kindNames,
   type SingleFilterClass,
 } from '@bloomkit/filters';
+import { BinaryFuseFilter } from '@bloomkit/fuse';
 import { ScalableBloomFilter } from '@bloomkit/scalable';
 import { WindowBloomFilter } from '@bloomkit/window';
 
@@ -18,10 +19,11 @@ import { WindowBloomFilter } from '@bloomkit/window';
  * - `counters`: a single kind with counters (counting), 4- or 8-bit counters in one string;
  * - `chain`: the scalable filter's chain, one string per sub-filter;
  * - `ring`: a window's ring of slices in one string, its generations' state in the meta hash;
- * - `cuckoo`: a cuckoo filter's table of fingerprints in one string, changed only by scripts (lua/cuckoo.lua).
+ * - `cuckoo`: a cuckoo filter's table of fingerprints in one string, changed only by scripts (lua/cuckoo.lua);
+ * - `fuse`: a binary fuse filter's fingerprints in one string, imported whole and only read (lua/fuse.lua).
  * A chained kind other than the scalable filter has no Redis storage yet (its rules of growth are its own).
  */
-export type RedisStorage = 'bits' | 'shards' | 'counters' | 'chain' | 'ring' | 'cuckoo';
+export type RedisStorage = 'bits' | 'shards' | 'counters' | 'chain' | 'ring' | 'cuckoo' | 'fuse';
 
 /** A kind Redis can hold: its class (its record is `Class.kind`) and how it is stored. */
 export interface RedisKind {
@@ -33,6 +35,7 @@ export interface RedisKind {
 function storageOf(Class: FilterClass): RedisStorage | undefined {
   if (Class.kind.params === 'ring') return Class === WindowBloomFilter ? 'ring' : undefined;
   if (Class.kind.params === 'cuckoo') return Class === CuckooFilter ? 'cuckoo' : undefined;
+  if (Class.kind.params === 'fuse') return Class === (BinaryFuseFilter as unknown) ? 'fuse' : undefined;
   if (!isSingleKind(Class)) return Class === ScalableBloomFilter ? 'chain' : undefined;
   if (Class.kind.counterWidths.some((width) => width !== 0)) return 'counters';
   return Class.kind.layout === blockedLayout ? 'shards' : 'bits';

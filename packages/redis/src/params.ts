@@ -46,6 +46,25 @@ export interface RedisFilterParams {
   readonly shapes?: readonly ChainShape[] | undefined;
   /** Cuckoo: the table's shape and walk (the meta hash's `table`, f:b:n:kicks); undefined for every other kind. */
   readonly table?: CuckooTable | undefined;
+  /**
+   * Fuse: the fingerprint bits and the 64-bit seed of the key mixing (the meta hash's `fuse`, f:seed in 16 hex
+   * digits); its segments follow from `capacity`, the keys the set was built from (fuseLayout of `@bloomkit/fuse`).
+   * Undefined for every other kind.
+   */
+  readonly fuse?: FuseTable | undefined;
+}
+
+/** A binary fuse filter's fixed set in Redis: what its fingerprints were built with besides its size. */
+export interface FuseTable {
+  /** Bits of a fingerprint: 8 or 16. */
+  readonly fingerprintBits: 8 | 16;
+  /** The reference's 64-bit `Seed` of the key mixing. */
+  readonly seed: bigint;
+}
+
+/** The meta hash's `fuse`: f:seed, the seed in 16 lowercase hex digits. */
+export function encodeFuseTable(fuse: FuseTable): string {
+  return `${fuse.fingerprintBits}:${fuse.seed.toString(16).padStart(16, '0')}`;
 }
 
 /** A cuckoo filter's table in Redis: n buckets of b slots of f bits, walks of at most `maxKicks`. */
@@ -98,6 +117,7 @@ export function encodeParams(params: RedisFilterParams): string[] {
     String(params.duration),
     ...(params.shapes === undefined ? [] : ['shapes', encodeChainShapes(params.shapes)]),
     ...(params.table === undefined ? [] : ['table', encodeCuckooTable(params.table)]),
+    ...(params.fuse === undefined ? [] : ['fuse', encodeFuseTable(params.fuse)]),
   ];
 }
 

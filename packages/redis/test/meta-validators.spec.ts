@@ -1,3 +1,5 @@
+import { BinaryFuseFilter } from '@bloomkit/fuse';
+import { urlKeys } from '@bloomkit/testkit';
 import { startSingle } from '@bloomkit/testkit/redis';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +32,8 @@ const POOL = [
   ...['99999999999999999999', '60000', '7500', '143', '1984', '45632', '1795879643480'],
 ];
 
-const KINDS: readonly [string, RedisFilterOptions][] = [
+/** A kind made by create's options, or (a fixed set) imported from a file. */
+const KINDS: readonly [string, RedisFilterOptions | (() => Uint8Array)][] = [
   ['standard', { kind: 'standard', capacity: 1_000, fpr: 0.01 }],
   ['partitioned', { kind: 'partitioned', capacity: 1_000, fpr: 0.01 }],
   ['counting', { kind: 'counting', capacity: 1_000, fpr: 0.01 }],
@@ -41,6 +44,8 @@ const KINDS: readonly [string, RedisFilterOptions][] = [
   ['window', { kind: 'window', capacity: 1_000, fpr: 0.01 }],
   ['timed', { kind: 'window', capacity: 1_000, fpr: 0.01, duration: 60_000 }],
   ['cuckoo', { kind: 'cuckoo', capacity: 1_000, fpr: 0.01 }],
+  ['fuse8', () => BinaryFuseFilter.build(urlKeys(1_000, 'meta-fuse8'), { seed: 4 }).serialize()],
+  ['fuse16', () => BinaryFuseFilter.build(urlKeys(100, 'meta-fuse16'), { fingerprintBits: 16 }).serialize()],
 ];
 
 /** 'ok', or the error's first words, for Node's open, has and count. */
@@ -71,9 +76,13 @@ describe('the Node client and the functions refuse the same meta hashes', () => 
   for (const [label, options] of KINDS) {
     it(`${label}: every field set to each of ${POOL.length} texts`, async () => {
       const name = `meta-${label}`;
-      const blocked = options.kind === 'blocked';
-      const filter = await RedisBloomFilter.create(client, name, options);
-      await filter.add('present');
+      const blocked = typeof options !== 'function' && options.kind === 'blocked';
+      let filter: RedisBloomFilter;
+      if (typeof options === 'function') filter = await RedisBloomFilter.import(client, name, options());
+      else {
+        filter = await RedisBloomFilter.create(client, name, options);
+        await filter.add('present');
+      }
       const meta = `bloomkit:{${name}}:meta`;
       const original = (await client.hgetall(meta)) as Record<string, string>;
       // `state` other than ready makes open wait 10 s for a creator; the ring's later slices are checked as slice 0.
@@ -90,7 +99,7 @@ describe('the Node client and the functions refuse the same meta hashes', () => 
             if (node !== 'ok') refusedByBoth++;
             continue;
           }
-          if (options.kind === 'window' && field === 'fpr') continue; // the one difference by design (above)
+          if (typeof options !== 'function' && options.kind === 'window' && field === 'fpr') continue; // the one difference by design (above)
           disagreements.push(`${field}=${JSON.stringify(text)}: Node ${node}; functions ${functions}`);
         }
       }

@@ -4,6 +4,7 @@ import { CHAIN } from './chain.js';
 import { COUNTERS } from './counters.js';
 import { CUCKOO } from './cuckoo.js';
 import type { StorageFamily } from './family.js';
+import { FUSE_FAMILY } from './fuse.js';
 import { RING } from './ring.js';
 import { SHARDS } from './shards.js';
 
@@ -18,4 +19,5 @@ export const FAMILIES: Readonly<Record<RedisStorage, StorageFamily>> = {
   chain: CHAIN,
   ring: RING,
   cuckoo: CUCKOO,
+  fuse: FUSE_FAMILY,
 };

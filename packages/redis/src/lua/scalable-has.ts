@@ -29,6 +29,13 @@ local MAX_CLOCK_MS = 2 ^ 47 -- as @bloomkit/core's MAX_CLOCK_MS: a time in ms a 
 local MAX_SUB_FILTERS = 512 -- as @bloomkit/scalable's MAX_SUB_FILTERS
 local MAX_AGE_SLICES = 255 -- the format's bound (the sizing of @bloomkit/window picks at most 16)
 
+-- a * c mod 2^32 for 32-bit words a and c (numbers are doubles): a * lo + (a * hi mod 2^16) * 2^16 with c split in
+-- 16-bit halves, each product below 2^48, exact (MurmurHash3's multiplies, hash.lua; fuse.lua's 64-bit products).
+local function mul(a, c)
+  local lo = c % 65536
+  return (a * lo + (a * ((c - lo) / 65536) % 65536) * 65536) % TWO32
+end
+
 -- A refusal: unwinds to the door's wrapper (door-functions.lua, door-eval.lua), which turns it into the error reply
 -- (and nothing after it runs). The mark tells it from a Lua error or a failed redis.call, passed on as they are.
 local FAIL_MARK = '\\0bloomkit\\0'
