@@ -1,65 +1,34 @@
 #!/usr/bin/env node
 // Serves the sizer page and the built packages it loads through its import map, on loopback: `pnpm sizer` from
-// the repository's root builds them and runs this. Only the page's own files and the packages' dist/*.js are
-// served; every other path is a 404.
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
+// the repository's root builds them and runs this. Only the page's own files, the packages' dist/*.js and the files
+// of the packages they depend on from outside the workspace (hyparquet) are served; every other path is a 404.
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { workspaceServer } from '@bloomkit/testkit/browser';
 
 const PAGE = fileURLToPath(new URL('./', import.meta.url));
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-const TYPES = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript' };
+/** The workspace packages the page imports: its own dependencies (the import map holds them and theirs). */
+const PACKAGES = Object.keys(JSON.parse(readFileSync(`${PAGE}package.json`, 'utf8')).dependencies).filter(
+  (name) => name.startsWith('@bloomkit/'),
+);
 
-/** The file a request path names, or undefined. */
-function fileOf(path) {
+/** The page's own file a request path names, or undefined (then a package's file, or a 404). */
+function pageFile(path) {
   if (path === '/' || path === '/index.html') return `${PAGE}index.html`;
   if (path === '/style.css') return `${PAGE}style.css`;
   if (/^\/dist\/[\w-]+\.js$/.test(path)) return `${PAGE}${path.slice(1)}`;
-  if (/^\/packages\/[a-z]+\/dist\/[\w/.-]+\.js$/.test(path) && !path.includes('..'))
-    return `${ROOT}${path.slice(1)}`;
-  if (
-    /^\/packages\/parquet\/node_modules\/hyparquet\/src\/[\w/.-]+\.js$/.test(path) &&
-    !path.includes('..')
-  ) {
-    return `${ROOT}${path.slice(1)}`;
-  }
   return undefined;
 }
 
 /**
- * A server for the page; call `listen` on it. It only reads: GET and HEAD, without a body. Any other method is a 405
- * and a request that carries a body a 413, both answered at once with the connection closed, so nothing a client
- * sends is read or kept.
+ * A server for the page; call `listen` on it. The page's files, and the built packages it loads through the import
+ * map that the server generates from the workspace's manifests into the page (the testkit's workspaceServer). It
+ * only reads: GET and HEAD, without a body. Any other method is a 405 and a request that carries a body a 413, both
+ * answered at once with the connection closed, so nothing a client sends is read or kept.
  */
 export function sizerServer() {
-  return createServer(async (request, response) => {
-    const refuse = (status, headers = {}) => {
-      response.writeHead(status, { ...headers, connection: 'close' });
-      response.end(() => request.socket.destroy());
-    };
-    if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(405, { allow: 'GET, HEAD' });
-    if (
-      request.headers['transfer-encoding'] !== undefined ||
-      Number(request.headers['content-length'] ?? 0) > 0
-    ) {
-      return refuse(413);
-    }
-    const path = new URL(request.url ?? '/', 'http://x').pathname;
-    const file = fileOf(path);
-    if (file === undefined) {
-      response.writeHead(404).end();
-      return;
-    }
-    try {
-      const body = await readFile(file);
-      const type = TYPES[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream';
-      response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' }).end(body);
-    } catch {
-      response.writeHead(404).end();
-    }
-  });
+  return workspaceServer(PACKAGES, pageFile);
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -9,11 +9,11 @@ import { createFilter, type FilterClass, kinds } from '@bloomkit/filters';
 import { BinaryFuseFilter, fuseLayout } from '@bloomkit/fuse';
 import { splitBlockBitsetBytes, splitBlockFalsePositiveRate } from '@bloomkit/parquet';
 import { chainAt } from '@bloomkit/scalable';
+import { Chromium } from '@bloomkit/testkit/chromium';
 import { WindowBloomFilter } from '@bloomkit/window';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: the server is a plain ES module without types.
 import { sizerServer } from '../serve.mjs';
-import { Chromium } from './chromium.js';
 
 // The page as a user has it: served by serve.mjs, loaded by headless Chromium through its import map (the built
 // packages, as `pnpm test` builds them first), driven by real clicks, typing and a dropped file; every number it

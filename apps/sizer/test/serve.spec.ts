@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { get, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: the server is a plain ES module without types.
@@ -74,4 +74,52 @@ describe('the sizer server', () => {
     expect(big.sent).toBeLessThan(100 * 1024 * 1024);
     expect((await send('GET', '/', 1024)).status).toBe(413);
   });
+
+  it('writes into the page an import map generated from the manifests, whose every path it serves', async () => {
+    const html = await fetchText('/');
+    const map = /<script type="importmap">([\s\S]*?)<\/script>/.exec(html);
+    expect(map).not.toBeNull();
+    const { imports } = JSON.parse(map![1]!) as { imports: Record<string, string> };
+    // The page's dependencies, theirs (the table of kinds imports every kind), and hyparquet from outside.
+    for (const name of [
+      '@bloomkit/core',
+      '@bloomkit/core/kit',
+      '@bloomkit/filters',
+      '@bloomkit/fuse',
+      'hyparquet',
+    ]) {
+      expect(imports[name], name).toBeDefined();
+    }
+    // No package manager's layout in a URL, and nothing the page does not need (Node-only packages).
+    for (const [name, path] of Object.entries(imports)) {
+      expect(path, name).not.toMatch(/node_modules|\.pnpm/);
+      expect((await send('GET', path)).status, path).toBe(200);
+    }
+    expect(imports['@bloomkit/redis']).toBeUndefined();
+    expect(imports.ioredis).toBeUndefined();
+    // Only .js below a served prefix: a package's manifest, its sources and a dependency's own node_modules are not.
+    for (const path of [
+      '/packages/core/package.json',
+      '/packages/core/src/index.ts',
+      '/deps/hyparquet/package.json',
+    ]) {
+      expect((await send('GET', path)).status, path).toBe(404);
+    }
+    expect((await send('GET', '/deps/hyparquet/node_modules/x/index.js')).status).toBe(404);
+    expect((await send('GET', '/packages/core/dist/../../../package.json')).status).toBe(404);
+  });
 });
+
+/** The body of a GET. */
+function fetchText(path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    get({ host: '127.0.0.1', port, path }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      response.on('end', () => resolve(text));
+    }).on('error', reject);
+  });
+}

@@ -1,35 +1,15 @@
-import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import { fileURLToPath } from 'node:url';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { workspaceServer } from '@bloomkit/testkit/browser';
+import { Chromium } from '@bloomkit/testkit/chromium';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // A browser user without a bundler: a plain <script type="module"> with an import map loads the built packages
-// from a static server, in headless Chromium. No Node-only API may be reached on that path.
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const CHROMIUM = 'chromium-headless-shell';
-
+// from a static server, in headless Chromium. No Node-only API may be reached on that path. The import map is the
+// one the testkit's server generates from the workspace's manifests (the sizing page's too).
 const PAGE = `<!doctype html>
 <html><head>
-<script type="importmap">
-{ "imports": {
-  "@bloomkit/core": "/packages/core/dist/index.js",
-  "@bloomkit/core/internal": "/packages/core/dist/internal.js",
-  "@bloomkit/core/kit": "/packages/core/dist/kit.js",
-  "@bloomkit/standard": "/packages/standard/dist/index.js",
-  "@bloomkit/partitioned": "/packages/partitioned/dist/index.js",
-  "@bloomkit/counting": "/packages/counting/dist/index.js",
-  "@bloomkit/scalable": "/packages/scalable/dist/index.js",
-  "@bloomkit/blocked": "/packages/blocked/dist/index.js",
-  "@bloomkit/filters": "/packages/filters/dist/index.js",
-  "@bloomkit/exceptions": "/packages/exceptions/dist/index.js",
-  "@bloomkit/window": "/packages/window/dist/index.js",
-  "@bloomkit/parquet": "/packages/parquet/dist/index.js",
-  "@bloomkit/cuckoo": "/packages/cuckoo/dist/index.js",
-  "@bloomkit/fuse": "/packages/fuse/dist/index.js",
-  "hyparquet": "/packages/parquet/node_modules/hyparquet/src/index.js"
-} }
-</script>
+<script type="importmap" data-workspace></script>
 <script type="module">
   try {
     const { StandardBloomFilter } = await import('@bloomkit/standard');
@@ -72,65 +52,40 @@ const PAGE = `<!doctype html>
   } catch (error) {
     document.body.textContent = 'ERROR ' + error;
   }
+  document.body.dataset.done = 'true';
 </script>
 </head><body>pending</body></html>`;
 
+/** What the page imports; the server's import map holds these and all they depend on. */
+const PACKAGES = [
+  '@bloomkit/standard',
+  '@bloomkit/filters',
+  '@bloomkit/exceptions',
+  '@bloomkit/window',
+  '@bloomkit/parquet',
+];
+
 let server: Server;
+let browser: Chromium;
 let port = 0;
 
 beforeAll(async () => {
-  server = createServer(async (request, response) => {
-    const path = new URL(request.url ?? '/', 'http://x').pathname;
-    if (path === '/test.html') {
-      response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
-      return;
-    }
-    if (
-      !/^\/packages\/(core|standard|partitioned|counting|scalable|blocked|filters|exceptions|window|parquet|cuckoo|fuse)\/dist\/[\w/.-]+\.js$/.test(
-        path,
-      ) &&
-      !/^\/packages\/parquet\/node_modules\/hyparquet\/src\/[\w/.-]+\.js$/.test(path)
-    ) {
-      response.writeHead(404).end();
-      return;
-    }
-    try {
-      const body = await readFile(`${ROOT}${path.slice(1)}`);
-      response.writeHead(200, { 'content-type': 'text/javascript' }).end(body);
-    } catch {
-      response.writeHead(404).end();
-    }
-  });
+  server = workspaceServer(PACKAGES, (path) =>
+    path === '/test.html' ? { body: PAGE, type: 'text/html; charset=utf-8' } : undefined,
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  port = typeof address === 'object' && address !== null ? address.port : 0;
+  port = (server.address() as AddressInfo).port;
+  browser = await Chromium.launch();
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-
-function dumpDom(url: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      CHROMIUM,
-      ['--no-sandbox', '--disable-gpu', '--virtual-time-budget=10000', '--dump-dom', url],
-      {
-        stdio: ['ignore', 'pipe', 'ignore'],
-      },
-    );
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.on('error', () =>
-      reject(new Error(`${CHROMIUM} is not installed: run the README test command, which installs it`)),
-    );
-    child.on('exit', () => resolve(out));
-  });
-}
+afterAll(async () => {
+  browser?.close();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+});
 
 describe('in a browser, without a bundler', () => {
   it('an import map loads @bloomkit/standard, @bloomkit/filters, @bloomkit/exceptions, @bloomkit/window, @bloomkit/parquet (with hyparquet) and @bloomkit/fuse in headless Chromium, and the filters work', async () => {
-    const dom = await dumpDom(`http://127.0.0.1:${port}/test.html`);
-    const body = /<body>([\s\S]*)<\/body>/.exec(dom)?.[1] ?? dom;
+    await browser.goto(`http://127.0.0.1:${port}/test.html`, 'document.body?.dataset.done === "true"');
+    const body = await browser.evaluate<string>('document.body.textContent');
     expect(body).not.toMatch(/ERROR|pending/);
     expect(JSON.parse(body)).toEqual({
       any: ['blocked', true],

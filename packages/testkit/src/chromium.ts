@@ -70,9 +70,13 @@ export class Chromium {
     return this.call(method, params, this.session);
   }
 
-  async goto(url: string): Promise<void> {
+  /**
+   * Loads `url` and waits until the page says it is ready: `ready`, a JavaScript expression, is truthy (by default
+   * the page's `<body data-ready="true">`, which a page sets once its modules ran).
+   */
+  async goto(url: string, ready = 'document.body?.dataset.ready === "true"'): Promise<void> {
     await this.send('Page.navigate', { url });
-    await this.waitFor('document.body?.dataset.ready === "true"');
+    await this.waitFor(ready);
   }
 
   /** The value of a JavaScript expression in the page. */
