@@ -6,7 +6,8 @@
 // It works on a staged copy of the working tree (tracked and untracked, not ignored), so the repository itself is
 // never changed: install from the local store, `changeset version` (the fixed group moves together and the pending
 // changesets become each package's CHANGELOG.md), build, then `pnpm pack`, which turns every `workspace:*`
-// dependency into the exact version just given to that package. The tarballs and a manifest.json (name, version,
+// dependency into the exact version just given to that package (private packages, the testkit, are dropped from
+// the manifests first: a published manifest names only published packages). The tarballs and a manifest.json (name, version,
 // file, dependencies) land in <dir> (default `release/`). Publishing them is `npm publish <file>` for each, in the
 // manifest's order (dependencies first).
 import { spawnSync } from 'node:child_process';
@@ -65,6 +66,8 @@ try {
     }))
     .filter(({ json }) => json.private !== true);
   const manifest = [];
+  const privateNames = privatePackages(stage);
+  for (const { dir, json } of packages) dropPrivate(dir, json, privateNames);
   for (const { dir } of dependenciesFirst(packages)) {
     const packed = run([...pnpm, 'pack', '--pack-destination', out], dir)
       .trim()
@@ -85,6 +88,38 @@ try {
   process.stderr.write(`release-pack: ${manifest.length} tarballs in ${out}\n`);
 } finally {
   rmSync(stage, { recursive: true, force: true });
+}
+
+/** The names of the workspace's private packages (the testkit, the apps): never published. */
+function privatePackages(stage) {
+  const names = new Set();
+  for (const parent of ['packages', 'apps']) {
+    if (!existsSync(join(stage, parent))) continue;
+    for (const dir of readdirSync(join(stage, parent))) {
+      const file = join(stage, parent, dir, 'package.json');
+      if (!existsSync(file)) continue;
+      const json = readJson(file);
+      if (json.private === true) names.add(json.name);
+    }
+  }
+  return names;
+}
+
+/**
+ * Drops the private packages from a staged manifest's dependency lists before it is packed: a published manifest
+ * names no package that is not published (the testkit is a devDependency of the libraries, for their tests only).
+ */
+function dropPrivate(dir, json, privateNames) {
+  let changed = false;
+  for (const field of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies']) {
+    for (const name of Object.keys(json[field] ?? {})) {
+      if (!privateNames.has(name)) continue;
+      delete json[field][name];
+      changed = true;
+    }
+    if (json[field] !== undefined && Object.keys(json[field]).length === 0) delete json[field];
+  }
+  if (changed) writeFileSync(join(dir, 'package.json'), `${JSON.stringify(json, null, 2)}\n`);
 }
 
 function readJson(file) {

@@ -30,6 +30,10 @@ interface Packed {
 }
 
 const root = new URL('../..', import.meta.url).pathname;
+/** How .changeset/changelog.cjs quotes a dependency's changeset: its first sentence. */
+const { firstSentence } = createRequire(import.meta.url)(join(root, '.changeset/changelog.cjs')) as {
+  firstSentence(summary: string): string;
+};
 const work = mkdtempSync(join(tmpdir(), 'bloomkit-packs-'));
 const release = join(work, 'release');
 let manifest: Packed[] = [];
@@ -162,6 +166,13 @@ describe('pnpm release:pack', () => {
       .filter((json) => json.private !== true)
       .map((json) => json.name as string);
     expect(manifest.map((entry) => entry.name).sort()).toEqual(names.sort());
+    const privateNames = ['packages', 'apps'].flatMap((parent) =>
+      readdirSync(join(root, parent))
+        .map((dir) => JSON.parse(readFileSync(join(root, parent, dir, 'package.json'), 'utf8')))
+        .filter((json) => json.private === true)
+        .map((json) => json.name as string),
+    );
+    expect(privateNames).toContain('@bloomkit/testkit');
     const versions = new Set(manifest.map((entry) => entry.version));
     expect(versions.size).toBe(1);
     const [version] = versions;
@@ -177,6 +188,15 @@ describe('pnpm release:pack', () => {
       for (const name of Object.keys(entry.dependencies)) {
         if (name.startsWith('@bloomkit/'))
           expect(manifest.findIndex((other) => other.name === name)).toBeLessThan(at);
+      }
+      // A published manifest names only published packages (the private testkit is dropped from devDependencies).
+      const shipped = JSON.parse(
+        await run('tar', ['-xzOf', join(release, entry.file), 'package/package.json'], release),
+      ) as Record<string, Record<string, string> | undefined>;
+      for (const field of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies']) {
+        for (const name of Object.keys(shipped[field] ?? {})) {
+          expect(privateNames, `${entry.name} ${field}`).not.toContain(name);
+        }
       }
       const files = (await run('tar', ['-tzf', join(release, entry.file)], release)).split('\n');
       expect(files).toEqual(
@@ -195,7 +215,7 @@ describe('pnpm release:pack', () => {
           (m) => m[1]!,
         );
         // Its first words, as a changelog entry begins (changesets keep the text, folding nothing).
-        return { file, packages, opening: body!.trim().split('\n')[0]!.slice(0, 60) };
+        return { file, packages, body: body!, opening: body!.trim().split('\n')[0]!.slice(0, 60) };
       });
     expect(pending.length).toBeGreaterThan(10);
     for (const entry of manifest) {
@@ -207,6 +227,18 @@ describe('pnpm release:pack', () => {
       expect(changelog, entry.name).toContain(`## ${entry.version}`);
       for (const change of pending.filter((one) => one.packages.includes(entry.name)))
         expect(changelog, `${entry.name}: ${change.file}`).toContain(change.opening);
+      // What changed for this package's users through its dependencies, never a bare dependency line
+      // (.changeset/changelog.cjs): each changeset behind a dependency that does not name the package, once.
+      expect(changelog, entry.name).not.toMatch(/Updated dependencies|^\s+- @bloomkit\/[\w-]+@/m);
+      const dependencies = Object.keys(entry.dependencies).filter((name) => name.startsWith('@bloomkit/'));
+      for (const change of pending.filter(
+        (one) =>
+          !one.packages.includes(entry.name) && one.packages.some((name) => dependencies.includes(name)),
+      )) {
+        const through = changelog.split('\n').filter((line) => line.startsWith('- Through `'));
+        const cited = through.filter((line) => line.endsWith(`: ${firstSentence(change.body)}`));
+        expect(cited.length, `${entry.name}: ${change.file}`).toBe(1);
+      }
     }
   });
 
