@@ -8,6 +8,7 @@ import { FieldError } from './numbers.js';
 import { plot } from './plot.js';
 import type { Row } from './rows.js';
 import { type SizeInput, size } from './size.js';
+import { userWords } from './words.js';
 
 /**
  * The page: pick a kind and fill in what you know to see its shape and a plot; drop a file to see what it holds
@@ -117,9 +118,11 @@ function render(): void {
     showRows($('#shape'), sized.rows);
     figure.replaceChildren(...(sized.plot === undefined ? [] : [plot(sized.plot)]));
   } catch (thrown) {
-    // The library's typed errors name the parameter and its range; the page shows them as they are.
+    // The library's typed errors name the parameter and its range; the page says them in its own words.
     error.textContent =
-      thrown instanceof FieldError || thrown instanceof Error ? thrown.message : String(thrown);
+      thrown instanceof FieldError
+        ? thrown.message
+        : userWords(thrown instanceof Error ? thrown.message : String(thrown));
     showRows($('#shape'), []);
     figure.replaceChildren();
   }
@@ -156,7 +159,7 @@ async function open(file: File): Promise<void> {
     answer();
   } catch (thrown) {
     inspected = undefined;
-    error.textContent = `${file.name}: ${thrown instanceof Error ? thrown.message : String(thrown)}`;
+    error.textContent = `${file.name}: ${userWords(thrown instanceof Error ? thrown.message : String(thrown))}`;
     showRows($('#facts'), []);
     $('#answers').replaceChildren();
   }
@@ -181,7 +184,7 @@ function answer(): void {
   } catch (thrown) {
     const item = document.createElement('li');
     item.className = 'error';
-    item.textContent = thrown instanceof Error ? thrown.message : String(thrown);
+    item.textContent = userWords(thrown instanceof Error ? thrown.message : String(thrown));
     list.replaceChildren(item);
   }
 }

@@ -3,6 +3,8 @@
  * that is not a number is a {@link FieldError} naming the field, shown beside the results.
  */
 
+import { fieldName } from './words.js';
+
 /** A field's text that is not a value of its kind. */
 export class FieldError extends Error {
   override readonly name = 'FieldError';
@@ -10,7 +12,10 @@ export class FieldError extends Error {
 
 const SUFFIX: Record<string, number> = { '': 1, k: 1e3, m: 1e6, g: 1e9, t: 1e12 };
 
-/** A count: `1000000`, `1e6`, `1_000_000`, `1,000,000`, `10k`, `1M`, `2G` (decimal suffixes). */
+/**
+ * A count: `1000000`, `1e6`, `1_000_000`, `1,000,000`, `10k`, `1.5M`, `2G` (decimal suffixes), a whole number from
+ * 1 to 2^53 − 1; anything else is refused in the command line's words (`1.5` is not taken as 2).
+ */
 export function readCount(field: string, text: string): number | undefined {
   const clean = text.trim().replace(/[_,\s]/g, '');
   if (clean === '') return undefined;
@@ -18,7 +23,12 @@ export function readCount(field: string, text: string): number | undefined {
   const value = match === null ? Number.NaN : Number(match[1]) * SUFFIX[match[2]!.toLowerCase()]!;
   if (!Number.isFinite(value))
     throw new FieldError(`${field}: "${text.trim()}" is not a count (e.g. 1e6, 10k)`);
-  return Math.round(value);
+  // A suffix's product is exact to a few ulps (1.1k is 1100.0000000000002): whole within one part in 10^12.
+  const whole = Math.round(value);
+  if (Math.abs(value - whole) > value * 1e-12 || whole < 1 || whole > Number.MAX_SAFE_INTEGER) {
+    throw new FieldError(`${fieldName(field)} must be an integer in [1, 2^53 - 1], got '${text.trim()}'`);
+  }
+  return whole;
 }
 
 /** A rate: `0.01`, `1e-3`, `1%`. */
@@ -49,9 +59,13 @@ export function readDuration(field: string, text: string): number | undefined {
   const clean = text.trim().toLowerCase().replace(/\s/g, '');
   if (clean === '') return undefined;
   const match = /^(\d+(?:\.\d+)?)(ms|s|min|m|h|d|w)?$/.exec(clean);
-  if (match === null)
-    throw new FieldError(`${field}: "${text.trim()}" is not a duration (e.g. 24h, 15m, 7d)`);
-  return Math.round(Number(match[1]) * UNIT_MS[match[2] ?? 'ms']!);
+  const ms = match === null ? 0 : Math.round(Number(match[1]) * UNIT_MS[match[2] ?? 'ms']!);
+  if (ms < 1) {
+    throw new FieldError(
+      `${fieldName(field)} must be a time such as 500ms, 90s, 15m, 24h or 7d (at least 1 ms), got '${text.trim()}'`,
+    );
+  }
+  return ms;
 }
 
 const grouping = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });

@@ -187,15 +187,32 @@ describe('the sizer page, in headless Chromium', () => {
     expect(await seriesPoints('cuckoo')).toBeGreaterThan(40);
   });
 
-  it('shows the library’s own error for values out of range and text that is not a number', async () => {
+  it('shows the library’s error for values out of range in the page’s words, and refuses what the CLI refuses', async () => {
     await sizeOf('standard', { capacity: '1e6', fpr: '2', bits: '', hashes: '' });
-    expect(await error('size-error')).toBe('solveShape: fpr must be in (0, 1), got number 2');
+    // The library's solveShape: fpr must be in (0, 1), got number 2; no function name, the field's name.
+    expect(await error('size-error')).toBe('p must be in (0, 1), got 2');
     expect(await table('#shape')).toEqual({});
     await sizeOf('standard', { fpr: 'lots' });
     expect(await error('size-error')).toBe('p: false-positive rate: "lots" is not a rate (e.g. 0.01, 1%)');
+    // A count is a whole number: 1.5 is refused as `bloomkit calc -n 1.5` refuses it, not taken as 2.
+    await sizeOf('standard', { capacity: '1.5', fpr: '1%' });
+    expect(await error('size-error')).toBe("n must be an integer in [1, 2^53 - 1], got '1.5'");
+    await sizeOf('standard', { capacity: '1.5k' });
+    expect(await error('size-error')).toBe('');
     await sizeOf('scalable', { capacity: '1000', fpr: '1%', growth: '9' });
-    expect(await error('size-error')).toBe('chainAt: growth must be a number in [1.125, 4], got number 9');
+    expect(await error('size-error')).toBe('g must be a number in [1.125, 4], got 9');
     await sizeOf('scalable', { growth: '' });
+    expect(await error('size-error')).toBe('');
+    // A bound computed in floating point is shown to four digits.
+    await sizeOf('cuckoo', { capacity: '1e6', fpr: '1e-12' });
+    expect(await error('size-error')).toBe('p must be in (4.292e-7, 1), got 1e-12');
+    // A time window of no time is refused (as bloomkit create --duration 0s), not sized as a 0 ms window.
+    await sizeOf('window', { capacity: '1e6', fpr: '1%', duration: '0s' });
+    expect(await error('size-error')).toBe(
+      "duration must be a time such as 500ms, 90s, 15m, 24h or 7d (at least 1 ms), got '0s'",
+    );
+    expect(await table('#shape')).toEqual({});
+    await sizeOf('window', { duration: '' });
     expect(await error('size-error')).toBe('');
   });
 
@@ -293,7 +310,7 @@ describe('the sizer page, in headless Chromium', () => {
     const text = join(dir, 'notes.txt');
     writeFileSync(text, 'not a filter\n');
     await after('inspections', () => browser.dropFile('#drop', text));
-    expect(await error('inspect-error')).toMatch(/^notes\.txt: readHeader: .*magic/);
+    expect(await error('inspect-error')).toMatch(/^notes\.txt: [^:]*magic/);
     expect(await table('#facts')).toEqual({});
     const bytes = createFilter('standard', { capacity: 100, fpr: 0.01 }).serialize();
     bytes[bytes.length - 10]! ^= 1;
