@@ -1,4 +1,4 @@
-import { type BloomFilter, type FilterFact, type Key, readHeader } from '@bloomkit/core';
+import { type BloomFilter, ChecksumMismatchError, type FilterFact, type Key } from '@bloomkit/core';
 import { CountingBloomFilter } from '@bloomkit/counting';
 import { ExceptionFilter } from '@bloomkit/exceptions';
 import { classOf, deserializeAny } from '@bloomkit/filters';
@@ -9,22 +9,35 @@ import { bytes, duration, grouped, rate } from './numbers.js';
 import { type Row, row } from './rows.js';
 
 /**
- * What a bloomkit file holds: its header (`readHeader`, the checksum verified), then the filter of its kind
- * (`deserializeAny`), its fill and the rate it answers with now; and the answers it gives for keys typed in.
+ * What a bloomkit file holds: its header and the filter of its kind (`deserializeAny`, the checksum verified), its
+ * fill and the rate it answers with now; and the answers it gives for keys typed in.
  */
 
-/** A file read: its facts, and its filter to ask. */
+/**
+ * A file read: its facts, and its filter to ask. A file whose checksum does not match is read all the same, as
+ * `bloomkit info` reads it (every fact the header and the params state, the checksum row saying it does not match),
+ * with `damaged`, the library's error: its filter is not asked.
+ */
 export interface Inspected {
   readonly rows: readonly Row[];
   readonly filter: BloomFilter;
+  readonly damaged?: string | undefined;
 }
 
 const HASHES: Record<number, string> = { 1: 'MurmurHash3 x86_128', 2: 'XXH64' };
 
 /** Reads `file` (the bytes of a bloomkit file); a file that is not one is the library's FormatError. */
 export function inspect(name: string, file: Uint8Array): Inspected {
-  const header = readHeader(file);
-  const { filter, Class } = deserializeAny(file);
+  let damaged: string | undefined;
+  let decoded: ReturnType<typeof deserializeAny>;
+  try {
+    decoded = deserializeAny(file);
+  } catch (error) {
+    if (!(error instanceof ChecksumMismatchError)) throw error;
+    damaged = error.message;
+    decoded = deserializeAny(file, { verifyChecksum: false });
+  }
+  const { filter, Class, header } = decoded;
   const estimate = filter.estimatedCount();
   const rows: Row[] = [
     row('file', 'file', name),
@@ -43,7 +56,9 @@ export function inspect(name: string, file: Uint8Array): Inspected {
       header.byteLength,
       `${bytes(header.byteLength)} (params ${header.paramsLength} B, payload ${grouped(header.payloadLength)} B)`,
     ),
-    row('checksum', 'CRC-32C', 'verified', 'verified'),
+    damaged === undefined
+      ? row('checksum', 'CRC-32C', 'verified', 'verified')
+      : row('checksum', 'CRC-32C', 'mismatch', 'does not match: the file is damaged'),
     row('bits', 'm (bits or counters)', filter.bits, grouped(filter.bits)),
     row('hashes', 'k', filter.hashes),
     row('count', 'keys added (count)', filter.count, grouped(filter.count)),
@@ -62,7 +77,7 @@ export function inspect(name: string, file: Uint8Array): Inspected {
     ...kindRows(filter),
     ...factRows(filter),
   ];
-  return { rows, filter };
+  return { rows, filter, damaged };
 }
 
 /** What the filter's kind states of its own shape (its `facts()`), a row each: no branch per kind here. */

@@ -4,6 +4,7 @@ import type { BloomFilter } from '@bloomkit/core';
 import { type FilterClass, kindByName, kinds } from '@bloomkit/filters';
 import { type Field, fieldsOf } from './fields.js';
 import { ask, inspect } from './inspect.js';
+import { inspectParquet, isParquetFile } from './inspect-parquet.js';
 import { FieldError } from './numbers.js';
 import { plot } from './plot.js';
 import type { Row } from './rows.js';
@@ -153,9 +154,18 @@ async function open(file: File): Promise<void> {
   const error = $('#inspect-error');
   error.textContent = '';
   try {
-    const result = inspect(file.name, new Uint8Array(await file.arrayBuffer()));
-    inspected = result.filter;
-    showRows($('#facts'), result.rows);
+    const content = new Uint8Array(await file.arrayBuffer());
+    if (isParquetFile(content)) {
+      // A Parquet file's filters are listed, as bloomkit info lists them (bloomkit parquet asks its values).
+      inspected = undefined;
+      showRows($('#facts'), await inspectParquet(file.name, content));
+    } else {
+      const result = inspect(file.name, content);
+      // A damaged file shows what it says beside the error, as bloomkit info does; its filter is not asked.
+      inspected = result.damaged === undefined ? result.filter : undefined;
+      if (result.damaged !== undefined) error.textContent = `${file.name}: ${userWords(result.damaged)}`;
+      showRows($('#facts'), result.rows);
+    }
     answer();
   } catch (thrown) {
     inspected = undefined;

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,10 +7,11 @@ import { type BloomFilter, chooseShape, solveShape } from '@bloomkit/core';
 import { ExceptionFilter } from '@bloomkit/exceptions';
 import { createFilter, type FilterClass, kinds } from '@bloomkit/filters';
 import { BinaryFuseFilter, fuseLayout } from '@bloomkit/fuse';
-import { splitBlockBitsetBytes, splitBlockFalsePositiveRate } from '@bloomkit/parquet';
+import { openParquetFilters, splitBlockBitsetBytes, splitBlockFalsePositiveRate } from '@bloomkit/parquet';
 import { chainAt } from '@bloomkit/scalable';
 import { Chromium } from '@bloomkit/testkit/chromium';
 import { WindowBloomFilter } from '@bloomkit/window';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: the server is a plain ES module without types.
 import { sizerServer } from '../serve.mjs';
@@ -306,6 +307,33 @@ describe('the sizer page, in headless Chromium', () => {
     }
   });
 
+  it('lists the split-block filters of a Parquet file dropped on it, as bloomkit info does', async () => {
+    const file = join(dir, 'events.parquet');
+    const connection = await (await DuckDBInstance.create(':memory:')).connect();
+    await connection.run(
+      `COPY (SELECT 'https://example.com/' || (i // 10)::VARCHAR AS url, (i // 10)::INTEGER AS id
+            FROM range(60000) t(i)) TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE 30000)`,
+    );
+    connection.closeSync();
+    await after('inspections', () => browser.dropFile('#drop', file));
+    expect(await error('inspect-error')).toBe('');
+    const shown = await table('#facts');
+    const filters = await openParquetFilters(new Uint8Array(readFileSync(file)));
+    expect(filters.chunks.length).toBeGreaterThanOrEqual(4);
+    expect(shown.kind?.value).toBe('parquet-file');
+    expect(num(shown, 'rowGroups')).toBe(filters.rowGroups);
+    expect(num(shown, 'chunks')).toBe(filters.chunks.length);
+    for (const chunk of filters.chunks) {
+      const filter = (await filters.filter(chunk.rowGroup, chunk.column))!;
+      const one = shown[`chunk:${chunk.rowGroup}:${chunk.column}`];
+      expect(Number(one?.value), chunk.column).toBe(filter.blocks * 32);
+      expect(one?.text).toContain(`${chunk.type}, `);
+      expect(one?.text).toContain(`fill ${(100 * filter.fillRatio()).toFixed(2)}%`);
+    }
+    expect(await browser.evaluate('document.querySelectorAll("#answers li").length')).toBe(0);
+    await screenshot('inspect-parquet-file');
+  });
+
   it('refuses a file that is not a bloomkit file, and one whose checksum fails, with the library’s errors', async () => {
     const text = join(dir, 'notes.txt');
     writeFileSync(text, 'not a filter\n');
@@ -318,5 +346,11 @@ describe('the sizer page, in headless Chromium', () => {
     writeFileSync(corrupt, bytes);
     await after('inspections', () => browser.dropFile('#drop', corrupt));
     expect(await error('inspect-error')).toMatch(/^corrupt\.bloom: .*checksum/i);
+    // What the file says is shown beside the error (as bloomkit info prints it), and its filter is not asked.
+    const facts = await table('#facts');
+    expect(facts.kind?.value).toBe('standard');
+    expect(facts.capacity?.value).toBe('100');
+    expect(facts.checksum?.value).toBe('mismatch');
+    expect(await browser.evaluate('document.querySelectorAll("#answers li").length')).toBe(0);
   });
 });
