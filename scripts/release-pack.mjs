@@ -33,7 +33,9 @@ const pnpm = ['npx', '--yes', 'pnpm@9.15.9'];
 
 function run(command, cwd) {
   const [file, ...rest] = command;
-  const result = spawnSync(file, rest, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  // turbo's telemetry off, as every root script has it.
+  const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' };
+  const result = spawnSync(file, rest, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
   if (result.status !== 0) {
     process.stderr.write(result.stdout + result.stderr);
     throw new Error(`release-pack: \`${command.join(' ')}\` failed in ${cwd} (exit ${result.status})`);

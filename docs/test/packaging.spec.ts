@@ -134,6 +134,21 @@ describe('packaging', () => {
     expect([...tarballs(join(top, 'packages')), ...tarballs(join(top, 'apps'))]).toEqual([]);
   });
 
+  it("every root script that runs turbo opts out of turbo's telemetry, for a newcomer as for CI", () => {
+    const { scripts } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const runsTurbo = Object.entries(scripts).filter(([, command]) => /\bturbo run\b/.test(command));
+    expect(runsTurbo.length).toBeGreaterThan(4);
+    for (const [name, command] of runsTurbo) {
+      for (const part of command.split('&&').filter((one) => /\bturbo run\b/.test(one))) {
+        expect(part.trim(), name).toMatch(/^TURBO_TELEMETRY_DISABLED=1 turbo run /);
+      }
+    }
+    const pack = readFileSync(new URL('scripts/release-pack.mjs', root), 'utf8');
+    expect(pack).toContain("TURBO_TELEMETRY_DISABLED: '1'");
+  });
+
   it("the changesets' fixed group is exactly the public packages", () => {
     const config = JSON.parse(readFileSync(new URL('.changeset/config.json', root), 'utf8')) as {
       fixed: string[][];
