@@ -52,6 +52,11 @@ export { decodeSingleFilter } from './single-filter-codec.js';
  * `instanceOver`, a kernel module instantiated over the memory such bytes lie in (with the hashes and answers
  * regions its batches use).
  */
-export { instanceOver, type KernelInstance, newKernelBytes } from './wasm/kernel-memory.js';
+export {
+  instanceOver,
+  type KernelInstance,
+  type KernelScratch,
+  newKernelBytes,
+} from './wasm/kernel-memory.js';
 /** A kind's kernel module compiled from its base64 bytes (the `NAME-wasm.ts` the shared WebAssembly build writes). */
 export { compileKernel } from './wasm/kernel-modules.js';

@@ -63,18 +63,29 @@ function copyContents(contents: Uint8Array | readonly Uint8Array[], to: Uint8Arr
 }
 
 /**
- * A batch kernel over one filter's bits or counters (blocked.wat; stride.wat for the standard and partitioned
- * layouts, and for a counting filter's counters of each width): its two entries and the views of its scratch they
- * read and write. Each entry takes the batch's size, two numbers of the layout (blocked: the block scale and the
- * shift of an offset in a block; stride: the reduction's scale and the stride between slices) and k.
+ * What every batch kernel has, whatever its entries take: the views of its scratch a call reads and writes, and
+ * how many keys a call takes. {@link BatchKernel} extends it with the entries of the single-filter kinds; a kind
+ * whose batches need more of its own state extends it with entries of its own (the window's ring: WindowKernel of
+ * `@bloomkit/window`, whose entries take the ring's shape and newest slice, and whose mark stops when a generation
+ * fills).
  */
-export interface BatchKernel {
+export interface KernelScratch {
   /** Where a batch's h1..h4 go before a call: key j's at [4j, 4j + 4), j < keysPerCall. */
   readonly hashes: Int32Array;
-  /** Where a call leaves one answer per key (1 or 0). */
+  /** Where a call leaves one answer per key. */
   readonly answers: Uint8Array;
   /** The most keys one call takes. */
   readonly keysPerCall: number;
+}
+
+/**
+ * A batch kernel over one filter's bits or counters (blocked.wat; stride.wat for the standard and partitioned
+ * layouts, and for a counting filter's counters of each width): its two entries and the views of its scratch they
+ * read and write. Each entry takes the batch's size, two numbers of the layout (blocked: the block scale and the
+ * shift of an offset in a block; stride: the reduction's scale and the stride between slices) and k; an answer is
+ * 1 or 0.
+ */
+export interface BatchKernel extends KernelScratch {
   /** answers[j] = all k bits (counters: all k non-zero) of key j set; returns how many were. Touches first. */
   probe(n: number, scale: number, step: number, k: number): number;
   /** Sets each key's k bits in order; answers[j] = key j was new; returns how many were. Touches first too. */

@@ -1,4 +1,4 @@
-import { compileKernel, instanceOver } from '@bloomkit/core/internal';
+import { compileKernel, instanceOver, type KernelScratch } from '@bloomkit/core/internal';
 import { WINDOW_WASM } from './window-wasm.js';
 
 /** window.wat compiled on first use and kept; null where it does not compile (then never tried again). */
@@ -12,15 +12,14 @@ export function windowModule(): WebAssembly.Module | null {
 
 /**
  * The batch kernel of a window filter (window.wat) over its ring's bits: lookups and test-and-adds of keys already
- * hashed, the ring's shape given with each call (see window.wat for the arguments and the answers).
+ * hashed, the ring's shape given with each call (see window.wat for the arguments and the answers). An extension of
+ * core's kernel scratch (`KernelScratch`, which core's `BatchKernel` extends too): the same views and call size,
+ * with entries that take the ring's shape (scale, slice bits, slices, k) and its newest slice, and a mark that
+ * stops at the key that fills the generation (`room`), since the ring shifts between two keys of one batch.
+ * Without it (no kernel memory, or core's switch set to 'javascript') a batch runs on the ring's own steps
+ * (window-ring.ts), the single-key path's code, not a second copy of it as a loop kernel.
  */
-export interface WindowKernel {
-  /** Where a batch's h1..h4 go before a call: key j's at [4j, 4j + 4), j < keysPerCall. */
-  readonly hashes: Int32Array;
-  /** Where a call leaves one answer per key. */
-  readonly answers: Uint8Array;
-  /** The most keys one call takes. */
-  readonly keysPerCall: number;
+export interface WindowKernel extends KernelScratch {
   /** answers[j] = 1 when key j is in k slices of consecutive ages, else 0; returns how many 1s. */
   probe(n: number, scale: number, sliceBits: number, slices: number, k: number, newest: number): number;
   /**
