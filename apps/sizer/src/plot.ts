@@ -33,47 +33,60 @@ export interface Axis {
 const WIDTH = 640;
 const HEIGHT = 344;
 const MARGIN = { left: 72, right: 16, top: 28, bottom: 68 };
+/** About the width of one character of the 12 px labels (the page's sans-serif digits are 6.7 px). */
+const CHAR_PX = 7;
+/** Where the y axis's title is centred, and the room it takes (its 12 px line, rotated, and a gap). */
+const Y_TITLE_X = 14;
+const Y_TITLE_ROOM = 28;
 const SVG = 'http://www.w3.org/2000/svg';
 
 /** The chart as an `<svg>` element, with a legend; `data-series` on each drawn series names it. */
 export function plot(spec: PlotSpec): SVGSVGElement {
   const svg = element('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': spec.title });
   const all = spec.series.flatMap((series) => series.points);
-  const xs = scale(
-    spec.x,
-    all.map(([x]) => x),
-    MARGIN.left,
-    WIDTH - MARGIN.right,
-  );
   const ys = scale(
     spec.y,
     all.map(([, y]) => y),
     HEIGHT - MARGIN.bottom,
     MARGIN.top,
   );
-  svg.append(text(spec.title, MARGIN.left, 16, { 'font-weight': '600' }));
-  for (const tick of xs.ticks) {
+  const yTexts = tickTexts(spec.y, ys.ticks);
+  // The plot starts right of the widest y tick and the y title, so the two never overlap.
+  const left = Math.max(
+    MARGIN.left,
+    Y_TITLE_ROOM + 6 + CHAR_PX * Math.max(0, ...yTexts.map((t) => t.length)),
+  );
+  const xs = scale(
+    spec.x,
+    all.map(([x]) => x),
+    left,
+    WIDTH - MARGIN.right,
+  );
+  const xTexts = tickTexts(spec.x, xs.ticks);
+  svg.append(text(spec.title, left, 16, { 'font-weight': '600' }));
+  for (const [i, tick] of xs.ticks.entries()) {
     const at = xs.at(tick);
     svg.append(line(at, MARGIN.top, at, HEIGHT - MARGIN.bottom, '#e3e3e3'));
-    svg.append(text(spec.x.format(tick), at, HEIGHT - MARGIN.bottom + 16, { 'text-anchor': 'middle' }));
+    svg.append(
+      text(xTexts[i]!, at, HEIGHT - MARGIN.bottom + 16, { 'text-anchor': 'middle', 'data-tick': 'x' }),
+    );
   }
-  for (const tick of ys.ticks) {
+  for (const [i, tick] of ys.ticks.entries()) {
     const at = ys.at(tick);
-    svg.append(line(MARGIN.left, at, WIDTH - MARGIN.right, at, '#e3e3e3'));
-    svg.append(text(spec.y.format(tick), MARGIN.left - 6, at + 4, { 'text-anchor': 'end' }));
+    svg.append(line(left, at, WIDTH - MARGIN.right, at, '#e3e3e3'));
+    svg.append(text(yTexts[i]!, left - 6, at + 4, { 'text-anchor': 'end', 'data-tick': 'y' }));
   }
   svg.append(
-    text(spec.x.label, (MARGIN.left + WIDTH - MARGIN.right) / 2, HEIGHT - MARGIN.bottom + 34, {
+    text(spec.x.label, (left + WIDTH - MARGIN.right) / 2, HEIGHT - MARGIN.bottom + 34, {
       'text-anchor': 'middle',
     }),
   );
-  const yLabel = text(spec.y.label, 14, (MARGIN.top + HEIGHT - MARGIN.bottom) / 2, {
-    'text-anchor': 'middle',
-  });
-  yLabel.setAttribute('transform', `rotate(-90 14 ${(MARGIN.top + HEIGHT - MARGIN.bottom) / 2})`);
+  const middle = (MARGIN.top + HEIGHT - MARGIN.bottom) / 2;
+  const yLabel = text(spec.y.label, Y_TITLE_X, middle, { 'text-anchor': 'middle', 'data-title': 'y' });
+  yLabel.setAttribute('transform', `rotate(-90 ${Y_TITLE_X} ${middle})`);
   svg.append(yLabel);
   // The legend: one row under the chart, each entry as wide as its name.
-  let legendX = MARGIN.left;
+  let legendX = left;
   const legendY = HEIGHT - 10;
   for (const series of spec.series) {
     const inside = series.points.filter(([x, y]) => xs.holds(x) && ys.holds(y));
@@ -108,6 +121,24 @@ export function plot(spec: PlotSpec): SVGSVGElement {
     legendX += 26 + series.name.length * 6.6 + 18;
   }
   return svg;
+}
+
+/**
+ * The texts of an axis's ticks, in one notation: the axis's format, unless it writes some ticks in exponent form and
+ * others not (0.00100 beside 1.00e-5), then every tick as the shortest exponent form (1e-3, 1e-5, 2.5e-4).
+ */
+export function tickTexts(axis: Axis, ticks: readonly number[]): string[] {
+  const texts = ticks.map((tick) => axis.format(tick));
+  const exponents = texts.filter((t) => /e/.test(t)).length;
+  if (exponents === 0 || exponents === texts.length) return texts;
+  return ticks.map((tick) => shortExponent(tick));
+}
+
+/** 0.001 → 1e-3, 0.00025 → 2.5e-4 (three significant digits at most, no trailing zeros, no plus sign). */
+function shortExponent(value: number): string {
+  if (value === 0) return '0';
+  const [mantissa, exponent] = value.toExponential(2).split('e');
+  return `${String(Number(mantissa))}e${Number(exponent)}`;
 }
 
 interface Scale {

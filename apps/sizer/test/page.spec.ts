@@ -78,6 +78,29 @@ const seriesPoints = (name: string) =>
   );
 const num = (shown: Shown, field: string) => Number(shown[field]?.value);
 
+/**
+ * The plot shown is readable: the y axis's title overlaps none of its tick labels (their boxes as the browser laid
+ * them out), and each axis writes its ticks in one notation (all in exponent form, or none).
+ */
+async function expectReadablePlot(): Promise<void> {
+  const layout = await browser.evaluate<{ overlaps: string[]; x: string[]; y: string[] }>(`(() => {
+    const svg = document.querySelector('#plot svg');
+    const title = svg.querySelector('[data-title="y"]').getBoundingClientRect();
+    const ticks = (axis) => [...svg.querySelectorAll('[data-tick="' + axis + '"]')];
+    const overlaps = ticks('y').filter((t) => {
+      const r = t.getBoundingClientRect();
+      return r.left < title.right && r.right > title.left && r.top < title.bottom && r.bottom > title.top;
+    }).map((t) => t.textContent);
+    return { overlaps, x: ticks('x').map((t) => t.textContent), y: ticks('y').map((t) => t.textContent) };
+  })()`);
+  expect(layout.overlaps).toEqual([]);
+  for (const texts of [layout.x, layout.y]) {
+    expect(texts.length).toBeGreaterThan(1);
+    const exponents = texts.filter((t) => t.includes('e')).length;
+    expect([0, texts.length], texts.join(' ')).toContain(exponents);
+  }
+}
+
 async function screenshot(name: string): Promise<void> {
   writeFileSync(join(ARTIFACTS, `${name}.png`), await browser.screenshot());
 }
@@ -104,6 +127,7 @@ describe('the sizer page, in headless Chromium', () => {
       // The plot: the layout's formula, and rates measured on a filter of that shape built in the page.
       expect(await seriesPoints(`${layout.name} formula`)).toBeGreaterThanOrEqual(70);
       expect(await seriesPoints('measured')).toBeGreaterThanOrEqual(6);
+      await expectReadablePlot();
       await screenshot(`size-${name}`);
       // m and p: the most keys those bits hold.
       const fromBits = await sizeOf(name, { capacity: '', bits: String(shape.bits) });
@@ -115,6 +139,7 @@ describe('the sizer page, in headless Chromium', () => {
     // The same rate, computed by Chromium's V8 (its Math functions may differ from Node's in the last bit).
     const predicted = splitBlockFalsePositiveRate(splitBlockBitsetBytes(50_000, 0.01) / 32, 50_000);
     expect(Math.abs(num(parquet, 'fpr') / predicted - 1)).toBeLessThan(1e-12);
+    await expectReadablePlot();
     await screenshot('size-parquet');
 
     const chain = chainAt({ initialCapacity: 1000, fpr: 0.01, growth: 1.5, tightening: 0.93 }, 1_000_000);
@@ -125,6 +150,7 @@ describe('the sizer page, in headless Chromium', () => {
     ]);
     expect(num(scalable, 'idealBits')).toBe(chooseShape(1_000_000, 0.01).bits);
     expect(await seriesPoints('scalable chain')).toBeGreaterThan(100);
+    await expectReadablePlot();
     await screenshot('size-scalable');
     const faster = await sizeOf('scalable', { growth: '2', tightening: '0.85' });
     expect(num(faster, 'subFilters')).toBe(
@@ -146,6 +172,7 @@ describe('the sizer page, in headless Chromium', () => {
       timedShape.period,
     ]);
     expect(await seriesPoints('presence')).toBe(2 * (timedShape.hashes + timedShape.ageSlices + 2));
+    await expectReadablePlot();
     await screenshot('size-window');
 
     const excepted = await sizeOf('exceptions', { capacity: '50k', fpr: '0.5%', bits: '', hashes: '' });
