@@ -8,8 +8,8 @@ export type Point = readonly [x: number, y: number];
 export interface Series {
   readonly name: string;
   readonly points: readonly Point[];
-  /** `line` (computed), `dots` (measured), `guide` (a dashed reference). */
-  readonly style: 'line' | 'dots' | 'guide';
+  /** `line` (computed), `dots` (measured), `guide` (a dashed reference), `bounds` (measured: at most, a ▽). */
+  readonly style: 'line' | 'dots' | 'guide' | 'bounds';
   readonly colour: string;
 }
 
@@ -85,16 +85,24 @@ export function plot(spec: PlotSpec): SVGSVGElement {
   const yLabel = text(spec.y.label, Y_TITLE_X, middle, { 'text-anchor': 'middle', 'data-title': 'y' });
   yLabel.setAttribute('transform', `rotate(-90 ${Y_TITLE_X} ${middle})`);
   svg.append(yLabel);
-  // The legend: one row under the chart, each entry as wide as its name.
+  // The legend under the chart, each entry as wide as its name; an entry that would pass the right edge starts a new
+  // row, and the drawing grows to hold the rows.
   let legendX = left;
-  const legendY = HEIGHT - 10;
+  let legendY = HEIGHT - 10;
   for (const series of spec.series) {
+    const width = 26 + series.name.length * CHAR_PX;
+    if (legendX > left && legendX + width > WIDTH - MARGIN.right) {
+      legendX = left;
+      legendY += 18;
+    }
     const inside = series.points.filter(([x, y]) => xs.holds(x) && ys.holds(y));
     const group = element('g', { 'data-series': series.name, 'data-points': String(inside.length) });
     if (series.style === 'dots') {
       for (const [x, y] of inside) {
         group.append(element('circle', { cx: xs.at(x), cy: ys.at(y), r: 3.5, fill: series.colour }));
       }
+    } else if (series.style === 'bounds') {
+      for (const [x, y] of inside) group.append(bound(xs.at(x), ys.at(y), series.colour));
     } else {
       const d = inside.map(
         ([x, y], j) => `${j === 0 ? 'M' : 'L'}${xs.at(x).toFixed(1)},${ys.at(y).toFixed(1)}`,
@@ -112,14 +120,17 @@ export function plot(spec: PlotSpec): SVGSVGElement {
     svg.append(group);
     if (series.style === 'dots') {
       svg.append(element('circle', { cx: legendX + 10, cy: legendY - 4, r: 3.5, fill: series.colour }));
+    } else if (series.style === 'bounds') {
+      svg.append(bound(legendX + 10, legendY - 4, series.colour));
     } else {
       svg.append(
         line(legendX, legendY - 4, legendX + 20, legendY - 4, series.colour, series.style === 'guide'),
       );
     }
-    svg.append(text(series.name, legendX + 26, legendY, {}));
-    legendX += 26 + series.name.length * 6.6 + 18;
+    svg.append(text(series.name, legendX + 26, legendY, { 'data-legend': series.name }));
+    legendX += width + 18;
   }
+  svg.setAttribute('viewBox', `0 0 ${WIDTH} ${legendY + 10}`);
   return svg;
 }
 
@@ -187,6 +198,16 @@ function element<K extends keyof SVGElementTagNameMap>(
   const node = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
   return node;
+}
+
+/** An upper bound at (x, y): a hollow triangle pointing down, its top edge at y (the value is at most there). */
+function bound(x: number, y: number, colour: string): SVGPathElement {
+  return element('path', {
+    d: `M${(x - 4.5).toFixed(1)},${y.toFixed(1)}L${(x + 4.5).toFixed(1)},${y.toFixed(1)}L${x.toFixed(1)},${(y + 7).toFixed(1)}Z`,
+    fill: 'white',
+    stroke: colour,
+    'stroke-width': 1.5,
+  });
 }
 
 function line(

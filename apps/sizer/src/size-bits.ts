@@ -106,7 +106,7 @@ function ratePlot(
   hashes: number,
   capacity: number,
   target: number,
-  measured: readonly Point[] | undefined,
+  measured: Measured | undefined,
 ): PlotSpec {
   const formula: Point[] = [];
   for (let i = 1; i <= 80; i++) {
@@ -136,7 +136,15 @@ function ratePlot(
     },
   ];
   if (measured !== undefined) {
-    series.push({ name: 'measured here', points: measured, style: 'dots', colour: COLOURS.measured });
+    series.push({ name: 'measured here', points: measured.points, style: 'dots', colour: COLOURS.measured });
+    if (measured.bounds.length > 0) {
+      series.push({
+        name: `measured: at most (≤ ${FEW_HITS} in ${grouped(MEASURE_PROBES)})`,
+        points: measured.bounds,
+        style: 'bounds',
+        colour: COLOURS.measured,
+      });
+    }
   }
   return {
     title: `${name}: false-positive rate as keys arrive`,
@@ -146,13 +154,29 @@ function ratePlot(
   };
 }
 
+/**
+ * Rates measured on a filter: points where enough probes hit to read a rate, and where too few did (at most
+ * {@link FEW_HITS} of {@link MEASURE_PROBES}), the 95% upper bound of the rate instead: the probes cannot tell a
+ * rate below it from 0, so the page draws it as a bound, not as a measured value far above the formula.
+ */
+interface Measured {
+  readonly points: readonly Point[];
+  readonly bounds: readonly Point[];
+}
+
+/** Hits too few to read a rate from. */
+const FEW_HITS = 3;
+/** The 95% upper limit of a Poisson mean for 0, 1, 2 and 3 events seen (Garwood's exact interval). */
+const POISSON_UPPER_95 = [2.996, 4.744, 6.296, 7.754];
+
 /** Adds keys in eight steps up to twice `capacity` and, after each, asks 20,000 keys never added. */
 function measureRate(
   filter: { addAll(keys: Iterable<string>): number; hasMany(keys: readonly string[]): boolean[] },
   capacity: number,
-): Point[] {
+): Measured {
   const probes = Array.from({ length: MEASURE_PROBES }, (_, i) => `probe-${i}`);
   const points: Point[] = [];
+  const bounds: Point[] = [];
   let added = 0;
   for (let step = 1; step <= 8; step++) {
     const to = Math.round((step / 8) * 2 * capacity);
@@ -161,7 +185,8 @@ function measureRate(
     filter.addAll(keys);
     added = to;
     const hits = filter.hasMany(probes).filter(Boolean).length;
-    if (hits > 0) points.push([to, hits / MEASURE_PROBES]);
+    if (hits > FEW_HITS) points.push([to, hits / MEASURE_PROBES]);
+    else bounds.push([to, POISSON_UPPER_95[hits]! / MEASURE_PROBES]);
   }
-  return points;
+  return { points, bounds };
 }
