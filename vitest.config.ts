@@ -60,6 +60,12 @@ const QUICK_ONLY: Record<string, readonly string[]> = {
  * to time anything (no test asserts a time). Tests that start processes also give each process its own deadline.
  */
 const HANG_MS = 600_000;
+/**
+ * Projects whose test files change a module-wide table (the filters' tests register a private kind, `toy`, which
+ * another file of the same worker would then list): in the quick loop too, each of their files gets its own module
+ * context.
+ */
+const ALWAYS_ISOLATED: readonly string[] = ['filters'];
 const included = (name: string): string[] => [
   ...((quick ? QUICK_ONLY[name] : undefined) ?? ['test/**/*.spec.ts']),
 ];
@@ -84,6 +90,7 @@ export default defineConfig({
         test: {
           name,
           root: `${root}packages/${name}`,
+          ...(quick && ALWAYS_ISOLATED.includes(name) ? { isolate: true } : {}),
           include: included(name),
           exclude: excluded(name),
           setupFiles: [`${root}vitest.setup.ts`],
