@@ -7,7 +7,7 @@ import type { LocalFilter } from './local.js';
 import { FUSE_READ } from './lua/fuse-read.js';
 import { OneString } from './one-string.js';
 import { answers } from './packed.js';
-import type { FuseTable } from './params.js';
+import { type FuseTable, fuseSeedText } from './params.js';
 import type { Store, StoreContext } from './store.js';
 
 const READ = script(FUSE_READ);
@@ -27,11 +27,14 @@ export const FUSE_SCRIPT_KEYS = 1_000;
  */
 export class FuseStore implements Store {
   private readonly fuse: FuseTable;
+  /** The mixing seed as the script takes it (the meta hash's text). */
+  private readonly seedText: string;
   private readonly hash = new Int32Array(4);
   private readonly string: OneString;
 
   constructor(private readonly context: StoreContext) {
     this.fuse = context.params.fuse!;
+    this.seedText = fuseSeedText(this.fuse.seed);
     this.string = new OneString(context, context.params.bits / 8);
   }
 
@@ -70,8 +73,7 @@ export class FuseStore implements Store {
       packed.writeInt32LE(this.hash[0]!, 8 * j);
       packed.writeInt32LE(this.hash[1]!, 8 * j + 4);
     }
-    const seed = this.fuse.seed.toString(16).padStart(16, '0');
-    const args = [generation, this.fuse.fingerprintBits, params.capacity!, seed, packed];
+    const args = [generation, this.fuse.fingerprintBits, params.capacity!, this.seedText, packed];
     const reply = await runScript(client, READ, [keys.meta, keys.data], args).catch((error: unknown) => {
       throw scriptError(where, name, error);
     });

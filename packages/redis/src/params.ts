@@ -62,9 +62,14 @@ export interface FuseTable {
   readonly seed: bigint;
 }
 
-/** The meta hash's `fuse`: f:seed, the seed in 16 lowercase hex digits. */
+/** The meta hash's `fuse`: f:seed, the seed as {@link fuseSeedText} writes it. */
 export function encodeFuseTable(fuse: FuseTable): string {
-  return `${fuse.fingerprintBits}:${fuse.seed.toString(16).padStart(16, '0')}`;
+  return `${fuse.fingerprintBits}:${fuseSeedText(fuse.seed)}`;
+}
+
+/** A fuse filter's 64-bit mixing seed as the meta hash and the scripts take it: 16 lower-case hex digits. */
+export function fuseSeedText(seed: bigint): string {
+  return seed.toString(16).padStart(16, '0');
 }
 
 /** A cuckoo filter's table in Redis: n buckets of b slots of f bits, walks of at most `maxKicks`. */
