@@ -190,7 +190,7 @@ export class CuckooFilter {
 
   /** `add` for a key already hashed with this filter's seed (h1..h4 at hash[at .. at + 3], as `hashInto` writes). */
   addHash(hash: Int32Array, at = 0): boolean {
-    this.walk.begin();
+    this.walk.beginOne();
     const fresh = this.insert(hash, at);
     this.held++;
     return fresh;
@@ -200,9 +200,7 @@ export class CuckooFilter {
   hasHash(hash: Int32Array, at = 0): boolean {
     const fp = fingerprintOf(hash[at + 1]!, this.modulus);
     const i1 = firstBucket(hash[at]!, this.buckets);
-    const table = this.table;
-    if (table.find(i1, this.bucketSize, fp) >= 0) return true;
-    return table.find(otherBucket(i1, fp, this.buckets), this.bucketSize, fp) >= 0;
+    return this.table.holdsEither(i1, otherBucket(i1, fp, this.buckets), this.bucketSize, fp);
   }
 
   /** `delete` for a key already hashed with this filter's seed. */
@@ -232,13 +230,17 @@ export class CuckooFilter {
     const fresh = !seen1 && !table.sawFingerprint;
     if (empty1 >= 0) this.walk.placeAt(empty1, fp);
     else if (empty2 >= 0) this.walk.placeAt(empty2, fp);
-    else if (!this.walk.kick(fp, i1, i2, hash[at + 2]!)) {
-      this.walk.undo();
-      throw new CapacityError(
-        `${NAME}.add: no room for the key after ${this.maxKicks} kicks (${this.held} of ${this.table.slots} slots hold fingerprints, capacity ${this.capacity}); nothing was changed`,
-      );
-    }
+    else this.kickOrRefuse(fp, i1, i2, hash[at + 2]!);
     return fresh;
+  }
+
+  /** Step 2 of the add, both buckets full: the walk, or a CapacityError with the walk undone. */
+  private kickOrRefuse(fp: number, i1: number, i2: number, r: number): void {
+    if (this.walk.kick(fp, i1, i2, r)) return;
+    this.walk.undo();
+    throw new CapacityError(
+      `${NAME}.add: no room for the key after ${this.maxKicks} kicks (${this.held} of ${this.table.slots} slots hold fingerprints, capacity ${this.capacity}); nothing was changed`,
+    );
   }
 
   /**

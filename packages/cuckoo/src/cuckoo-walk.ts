@@ -23,11 +23,24 @@ export class CuckooWalk {
     private readonly maxKicks: number,
   ) {}
 
-  /** Starts a change that {@link undo} can take back whole (one add, or a batch). */
+  /** Whether slots filled by {@link placeAt} are logged: in a batch, which a later key's refusal takes back whole. */
+  private batch = false;
+
+  /** Starts a batch: a change that {@link undo} can take back whole. */
   begin(): void {
     this.logged = 0;
+    this.batch = true;
     // A large batch's log is let go once the batch is done with.
     if (this.log.length > 65536) this.log = new Float64Array(1024);
+  }
+
+  /**
+   * Starts one add: a walk that fails undoes itself, and an empty slot filled is the add's only write, so
+   * {@link placeAt} writes without logging (an add's cost saved on the path nearly every add takes).
+   */
+  beginOne(): void {
+    this.logged = 0;
+    this.batch = false;
   }
 
   /** Takes back every slot written since {@link begin}. */
@@ -59,9 +72,10 @@ export class CuckooWalk {
     return true;
   }
 
-  /** Writes `fp` into the empty slot `slot`, logged. */
+  /** Writes `fp` into the empty slot `slot`, logged in a batch. */
   placeAt(slot: number, fp: number): void {
-    this.write(slot, 0, fp);
+    if (this.batch) this.write(slot, 0, fp);
+    else this.table.set(slot, fp);
   }
 
   /** Step 2, when both buckets are full: the walk; false (and the walk undone) when it finds no room. */
@@ -87,14 +101,10 @@ export class CuckooWalk {
 
   /** Puts `fp` in the first empty slot of `bucket`; false when it has none. */
   private placeIn(bucket: number, fp: number): boolean {
-    const first = bucket * this.bucketSize;
-    for (let slot = first; slot < first + this.bucketSize; slot++) {
-      if (this.table.get(slot) === 0) {
-        this.write(slot, 0, fp);
-        return true;
-      }
-    }
-    return false;
+    const slot = this.table.scan(bucket, this.bucketSize, fp);
+    if (slot < 0) return false;
+    this.write(slot, 0, fp);
+    return true;
   }
 
   /** Removes `fp` from `slot`, logged. */
