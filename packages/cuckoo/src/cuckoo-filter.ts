@@ -24,9 +24,13 @@ import { type CuckooParams, cuckooKind, writeParams } from './cuckoo-codec.js';
 import { cuckooFacts } from './cuckoo-facts.js';
 import { readCuckooFile, syncCuckooFile } from './cuckoo-file.js';
 import { fingerprintOf, firstBucket, otherBucket } from './cuckoo-hash.js';
+import { CuckooProbe } from './cuckoo-probe.js';
 import { type BucketSize, MAX_KICKS, planShape, rateAt } from './cuckoo-shape.js';
 import { CuckooWalk } from './cuckoo-walk.js';
 import { SlotTable } from './slot-table.js';
+
+/** `hasMany`'s answers of one hashed batch, before they become booleans: grown to the largest batch seen. */
+let batchAnswers = new Uint8Array(1024);
 
 const NAME = 'CuckooFilter';
 
@@ -76,6 +80,7 @@ export class CuckooFilter {
   private readonly made: CuckooParams;
   private readonly table: SlotTable;
   private readonly walk: CuckooWalk;
+  private readonly probe: CuckooProbe;
   private readonly modulus: number;
   private readonly hash = new Int32Array(4);
   /** The file the table is a view of, when read in place (see {@link syncBytes}). */
@@ -94,6 +99,7 @@ export class CuckooFilter {
     this.table = table;
     this.modulus = 2 ** params.fingerprintBits - 1;
     this.walk = new CuckooWalk(table, params.bucketSize, params.buckets, params.maxKicks);
+    this.probe = new CuckooProbe(table, params.buckets, params.bucketSize);
     this.inPlace = inPlace;
   }
 
@@ -181,11 +187,7 @@ export class CuckooFilter {
   /** Copies of `key`'s fingerprint in its two buckets: at least the copies added and not deleted. */
   countOf(key: Key): number {
     hashInto(key, this.seed, this.hash, `${NAME}.countOf`);
-    const fp = fingerprintOf(this.hash[1]!, this.modulus);
-    const i1 = firstBucket(this.hash[0]!, this.buckets);
-    const i2 = otherBucket(i1, fp, this.buckets);
-    const b = this.bucketSize;
-    return this.table.countIn(i1, b, fp) + (i2 === i1 ? 0 : this.table.countIn(i2, b, fp));
+    return this.probe.copiesOf(this.hash, 0);
   }
 
   /** `add` for a key already hashed with this filter's seed (h1..h4 at hash[at .. at + 3], as `hashInto` writes). */
@@ -198,20 +200,14 @@ export class CuckooFilter {
 
   /** `has` for a key already hashed with this filter's seed. */
   hasHash(hash: Int32Array, at = 0): boolean {
-    const fp = fingerprintOf(hash[at + 1]!, this.modulus);
-    const i1 = firstBucket(hash[at]!, this.buckets);
-    return this.table.holdsEither(i1, otherBucket(i1, fp, this.buckets), this.bucketSize, fp);
+    return this.probe.mayHold(hash, at);
   }
 
   /** `delete` for a key already hashed with this filter's seed. */
   deleteHash(hash: Int32Array, at = 0): boolean {
-    const fp = fingerprintOf(hash[at + 1]!, this.modulus);
-    const i1 = firstBucket(hash[at]!, this.buckets);
-    const table = this.table;
-    let slot = table.find(i1, this.bucketSize, fp);
-    if (slot < 0) slot = table.find(otherBucket(i1, fp, this.buckets), this.bucketSize, fp);
+    const slot = this.probe.slotOf(hash, at);
     if (slot < 0) return false;
-    table.set(slot, 0);
+    this.table.set(slot, 0);
     this.held--;
     return true;
   }
@@ -302,8 +298,10 @@ export class CuckooFilter {
     const out = new Array<boolean>(list.length);
     for (let start = 0; start < list.length; ) {
       const count = hashBatch(list, start, this.seed, where);
-      const hashes = batchHashes();
-      for (let j = 0; j < count; j++) out[start + j] = this.hasHash(hashes, 4 * j);
+      if (batchAnswers.length < count) batchAnswers = new Uint8Array(count);
+      const answers = batchAnswers;
+      this.probe.run(batchHashes(), count, answers);
+      for (let j = 0; j < count; j++) out[start + j] = answers[j] === 1;
       start += count;
     }
     return out;
@@ -312,7 +310,7 @@ export class CuckooFilter {
   /** `hasHash` for a batch of hashed keys: `answers[j]` 1 when key j may be in. */
   hasHashes(hashes: Int32Array, count: number, answers: Uint8Array): void {
     checkHashBatch(`${NAME}.hasHashes`, hashes, count, answers, true);
-    for (let j = 0; j < count; j++) answers[j] = this.hasHash(hashes, 4 * j) ? 1 : 0;
+    this.probe.run(hashes, count, answers);
   }
 
   /** Removes one copy of each key, in order (the keys checked first); returns how many were found and removed. */

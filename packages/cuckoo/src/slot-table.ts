@@ -1,3 +1,5 @@
+import { newKernelBytes } from '@bloomkit/core/internal';
+
 /**
  * The cuckoo table's storage (docs/FORMAT.md §3.9): `buckets × bucketSize` slots of `fingerprintBits` bits each,
  * packed most significant bit first, as Redis's BITFIELD numbers bits: slot j holds bits [j·f, (j + 1)·f) of the
@@ -33,15 +35,23 @@ export class SlotTable {
     return Math.ceil((slots * bits) / 8);
   }
 
-  /** A zeroed table. */
+  /**
+   * A zeroed table: in a kernel memory from 256 KiB where WebAssembly loads (core's `newKernelBytes`), where the batch
+   * lookup runs on cuckoo.wat, else a plain array.
+   */
   static empty(slots: number, bits: number): SlotTable {
     const payloadBytes = SlotTable.payloadBytesOf(slots, bits);
-    return new SlotTable(new Uint8Array(payloadBytes + 3), payloadBytes, bits, slots);
+    return new SlotTable(newKernelBytes(payloadBytes + 3), payloadBytes, bits, slots);
   }
 
-  /** An independent copy. */
+  /** An independent copy (in a kernel memory as {@link empty} places one). */
   copy(): SlotTable {
-    return new SlotTable(this.bytes.slice(), this.payloadBytes, this.fingerprintBits, this.slots);
+    return new SlotTable(
+      newKernelBytes(this.bytes.length, this.bytes),
+      this.payloadBytes,
+      this.fingerprintBits,
+      this.slots,
+    );
   }
 
   /** True when both payloads hold the same bytes. */

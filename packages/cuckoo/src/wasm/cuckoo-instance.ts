@@ -1,0 +1,45 @@
+import { compileKernel, instanceOver, type KernelScratch } from '@bloomkit/core/internal';
+import { CUCKOO_WASM } from './cuckoo-wasm.js';
+
+/** cuckoo.wat compiled on first use and kept; null where it does not compile (then never tried again). */
+let module: WebAssembly.Module | null | undefined;
+
+/** cuckoo.wat compiled (see {@link module}). */
+export function cuckooModule(): WebAssembly.Module | null {
+  if (module === undefined) module = compileKernel('cuckoo.wat', CUCKOO_WASM);
+  return module;
+}
+
+/**
+ * The batch lookup of a cuckoo filter (cuckoo.wat) over its table: core's kernel scratch (`KernelScratch`: the
+ * call's hash and answer views, how many keys a call takes) with one entry that takes the table's shape. Adds and
+ * deletes stay on the table's own code (slot-table.ts, cuckoo-walk.ts): an add may walk and be undone, which a
+ * kernel would have to copy.
+ */
+export interface CuckooKernel extends KernelScratch {
+  /** answers[j] = 1 when key j may be in the filter, else 0, j < n ≤ keysPerCall; returns how many 1s. */
+  probe(n: number, buckets: number, size: number, fingerprintBits: number): number;
+}
+
+/**
+ * The kernel of a cuckoo filter whose table bytes lie in a kernel memory (`newKernelBytes` of
+ * `@bloomkit/core/internal` put them there); else undefined (a plain array, a view of a caller's file read in place,
+ * or a module that does not compile here).
+ */
+export function cuckooKernel(table: Uint8Array): CuckooKernel | undefined {
+  const compiled = cuckooModule();
+  if (compiled === null) return undefined;
+  const instance = instanceOver(compiled, table);
+  if (instance === undefined) return undefined;
+  const probe = instance.exports.probe as CuckooKernel['probe'];
+  const { at, offset } = instance;
+  return {
+    hashes: instance.hashes,
+    answers: instance.answers,
+    keysPerCall: instance.answers.length,
+    probe(n, buckets, size, fingerprintBits) {
+      at.value = offset;
+      return probe(n, buckets, size, fingerprintBits);
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import { depth, prng, urlKeys } from '@bloomkit/testkit';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { setKernelBackend } from '../../core/src/kernel/backend.js';
+import { CuckooProbe } from '../src/cuckoo-probe.js';
+import { CuckooFilter } from '../src/index.js';
+import { SlotTable } from '../src/slot-table.js';
+import { cuckooKernel } from '../src/wasm/cuckoo-instance.js';
+
+/** The smallest table that goes into a kernel memory (core's KERNEL_FROM_BYTES): 256 KiB. */
+const KERNEL_FROM_BYTES = 256 * 1024;
+
+/**
+ * cuckoo.wat against the JavaScript rule (CuckooProbe.mayHold: cuckoo-hash.ts and SlotTable.holdsEither), over
+ * tables of every shape the format allows, half of the keys planted so that they are present.
+ */
+describe('the cuckoo batch kernel', () => {
+  afterEach(() => setKernelBackend('auto'));
+
+  it('answers as the JavaScript rule for every fingerprint width and bucket size', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          bits: fc.integer({ min: 4, max: 24 }),
+          size: fc.constantFrom(2, 4, 8),
+          extra: fc.integer({ min: 0, max: 5000 }),
+          seed: fc.integer({ min: 1, max: 0x7fffffff }),
+          keys: fc.integer({ min: 1, max: 3000 }),
+        }),
+        ({ bits, size, extra, seed, keys }) => {
+          const buckets = Math.ceil((KERNEL_FROM_BYTES * 8) / (size * bits)) + extra;
+          const table = SlotTable.empty(buckets * size, bits);
+          expect(cuckooKernel(table.bytes)).toBeDefined();
+          const random = prng(seed);
+          // Random slots, a third of them empty.
+          for (let slot = 0; slot < table.slots; slot += 1 + (random() % 7)) {
+            table.set(slot, random() % 3 === 0 ? 0 : random() % 2 ** bits);
+          }
+          const probe = new CuckooProbe(table, buckets, size);
+          const hashes = new Int32Array(4 * keys);
+          for (let i = 0; i < hashes.length; i++) hashes[i] = random() | 0;
+          // Half the keys planted: their fingerprint written into a slot of their first bucket (one no other planted
+          // key has taken).
+          const taken = new Set<number>();
+          const planted: number[] = [];
+          for (let j = 0; j < keys; j += 2) {
+            const fp = ((hashes[4 * j + 1]! >>> 0) % (2 ** bits - 1)) + 1;
+            const slot = ((hashes[4 * j]! >>> 0) % buckets) * size + (random() % size);
+            if (taken.has(slot)) continue;
+            taken.add(slot);
+            table.set(slot, fp);
+            planted.push(j);
+          }
+          const expected = Array.from({ length: keys }, (_, j) => (probe.mayHold(hashes, 4 * j) ? 1 : 0));
+          expect(planted.filter((j) => expected[j] === 0)).toEqual([]);
+          const kernel = new Uint8Array(keys + 3);
+          probe.run(hashes, keys, kernel, 3);
+          expect([...kernel.subarray(3)]).toEqual(expected);
+          setKernelBackend('javascript');
+          const script = new Uint8Array(keys);
+          new CuckooProbe(table, buckets, size).run(hashes, keys, script);
+          setKernelBackend('auto');
+          expect([...script]).toEqual(expected);
+        },
+      ),
+      { numRuns: depth(40) },
+    );
+  });
+
+  it('gives a filter of 256 KiB and more the same hasMany on WebAssembly, on JavaScript and key by key', () => {
+    const filter = CuckooFilter.create(250_000, 0.01, { seed: 3 });
+    expect(filter.bits / 8).toBeGreaterThanOrEqual(KERNEL_FROM_BYTES);
+    const keys = urlKeys(240_000, 'kernel');
+    filter.addAll(keys);
+    const probes = [...keys.slice(0, 20_000), ...urlKeys(20_000, 'kernel-absent')];
+    const single = probes.map((key) => filter.has(key));
+    expect(filter.hasMany(probes)).toEqual(single);
+    // A copy read in place lies in the caller's bytes, outside any kernel memory: the JavaScript path.
+    const inPlace = CuckooFilter.deserialize(filter.serialize(), { copy: false });
+    expect(inPlace.hasMany(probes)).toEqual(single);
+    setKernelBackend('javascript');
+    expect(filter.hasMany(probes)).toEqual(single);
+    expect(single.slice(0, 20_000).every(Boolean)).toBe(true);
+  });
+});
