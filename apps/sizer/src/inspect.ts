@@ -1,11 +1,7 @@
 import { type BloomFilter, ChecksumMismatchError, type FilterFact, type Key } from '@bloomkit/core';
-import { CountingBloomFilter } from '@bloomkit/counting';
-import { ExceptionFilter } from '@bloomkit/exceptions';
-import { classOf, deserializeAny } from '@bloomkit/filters';
+import { deserializeAny } from '@bloomkit/filters';
 import { SplitBlockBloomFilter, valueFromText } from '@bloomkit/parquet';
-import { ScalableBloomFilter } from '@bloomkit/scalable';
-import { WindowBloomFilter } from '@bloomkit/window';
-import { bytes, duration, grouped, rate } from './numbers.js';
+import { bytes, grouped, rate } from './numbers.js';
 import { type Row, row } from './rows.js';
 
 /**
@@ -74,7 +70,6 @@ export function inspect(name: string, file: Uint8Array): Inspected {
       Number.isFinite(estimate) ? grouped(Math.round(estimate)) : 'n/a (every bit set)',
     ),
     row('currentFpr', 'false-positive rate now', filter.expectedFpr(), rate(filter.expectedFpr())),
-    ...kindRows(filter),
     ...factRows(filter),
   ];
   return { rows, filter, damaged };
@@ -89,50 +84,6 @@ function factRows(filter: BloomFilter): Row[] {
     .map((fact) =>
       row(fact.key, fact.label, typeof fact.value === 'number' ? fact.value : String(fact.value), fact.text),
     );
-}
-
-/** What only some kinds have. */
-function kindRows(filter: BloomFilter): Row[] {
-  if (filter instanceof ScalableBloomFilter) {
-    return [
-      row('subFilters', 'sub-filters', filter.filterCount),
-      row('growth', 'growth g', filter.growth),
-      row('tightening', 'tightening r', filter.tightening),
-    ];
-  }
-  if (filter instanceof WindowBloomFilter) {
-    const horizon = filter.horizon;
-    const reach = filter.reach();
-    return [
-      row('window', 'window (keys)', filter.window, grouped(filter.window)),
-      row(
-        'slices',
-        'k + l slices of s bits',
-        filter.hashes + filter.ageSlices,
-        `${filter.hashes} + ${filter.ageSlices} of ${grouped(filter.sliceBits)}`,
-      ),
-      row('generation', 'g (keys a generation)', filter.generation, grouped(filter.generation)),
-      ...(filter.duration === undefined
-        ? []
-        : [row('duration', 'duration', filter.duration, duration(filter.duration))]),
-      row('reachKeys', 'keys it holds for certain now', reach.keys, grouped(reach.keys)),
-      row('horizonKeys', 'forgotten after at most (keys)', horizon.keys, grouped(horizon.keys)),
-    ];
-  }
-  if (filter instanceof CountingBloomFilter) return [row('counterBits', 'counter bits', filter.counterBits)];
-  if (filter instanceof SplitBlockBloomFilter) {
-    return [
-      row('type', 'column type', filter.type),
-      row('blocks', 'blocks of 256 bits', filter.blocks, grouped(filter.blocks)),
-    ];
-  }
-  if (filter instanceof ExceptionFilter) {
-    return [
-      row('inner', 'nested kind', classOf(filter.filter)?.kind.name ?? '?'),
-      row('exceptionCount', 'exception keys', filter.exceptionCount, grouped(filter.exceptionCount)),
-    ];
-  }
-  return [];
 }
 
 /** The answer for each line of `text` (blank lines skipped): a Parquet kind reads it as a value of its column. */

@@ -47,13 +47,13 @@ describe('dedup --window', () => {
     const info = await bloomkit(['info', state, '--json'], { cwd: dir });
     const facts = JSON.parse(info.stdout);
     expect(facts.kind).toBe('window');
-    expect(facts.window).toMatchObject({
-      keys: 10_000,
+    expect(facts.facts).toMatchObject({
+      windowKeys: 10_000,
       durationMs: 3_600_000,
       reachKeys: 501,
       shortened: false,
     });
-    expect(Date.parse(facts.window.reachSince)).toBeLessThanOrEqual(Date.now() - 3_600_000);
+    expect(Date.parse(facts.facts.reachSince)).toBeLessThanOrEqual(Date.now() - 3_600_000);
     const scalable = join(dir, 'scalable.bf');
     await bloomkit(['dedup', '--state', scalable], { cwd: dir, input });
     const mismatch = await bloomkit(['dedup', '--window', '100', '--state', scalable], { cwd: dir, input });

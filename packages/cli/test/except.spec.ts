@@ -56,7 +56,7 @@ describe('bloomkit except', () => {
     expect(info).toMatchObject({
       kind: 'exceptions',
       count: 300 - (300 - read.count),
-      exceptions: { filterKind: 'standard', count: flagged.length, bytes: read.exceptionBytes },
+      facts: { nestedKind: 'standard', exceptionCount: flagged.length, exceptionBytes: read.exceptionBytes },
     });
     expect((await bloomkit(['info', file], { cwd: dir })).stdout).toMatch(/exceptions +\d+ \(.* in the file/);
 

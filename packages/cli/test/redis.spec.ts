@@ -96,7 +96,7 @@ describe('bloomkit push, pull and dedup --redis', () => {
     const info = JSON.parse(
       (await bloomkit(['info', join(dir, 'recent.bf'), '--json'], { cwd: dir })).stdout,
     );
-    expect([info.kind, info.window.keys]).toEqual(['window', 1000]);
+    expect([info.kind, info.facts.windowKeys]).toEqual(['window', 1000]);
     // dedup --window --redis creates the window in Redis and shares it between runs (and machines).
     const input = `${[...lines(0, 5000), ...lines(4500, 5000), ...lines(0, 500)].join('\n')}\n`;
     const created = await bloomkit(

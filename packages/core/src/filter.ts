@@ -85,6 +85,24 @@ export interface FilterFact {
   readonly text: string;
 }
 
+/**
+ * A {@link FilterFact}: with `text` when given, else the value as a person reads it (a number grouped in thousands,
+ * `1,000,000`; anything else as written).
+ */
+export function fact(
+  key: string,
+  label: string,
+  value: number | string | boolean | null,
+  text?: string,
+): FilterFact {
+  return {
+    key,
+    label,
+    value,
+    text: text ?? (typeof value === 'number' ? value.toLocaleString('en-US') : String(value)),
+  };
+}
+
 /** The seed used when none is given: filters built alike with default options are compatible. */
 export const DEFAULT_SEED = 0;
 

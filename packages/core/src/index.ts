@@ -16,6 +16,7 @@ export {
   DEFAULT_SEED,
   type DeserializeOptions,
   type FilterFact,
+  fact,
   type SeedOption,
 } from './filter.js';
 export { FORMAT_VERSION, HEADER_BYTES } from './format.js';

@@ -2,6 +2,8 @@ import {
   type ByteSource,
   type DeserializeOptions,
   derivePositions,
+  type FilterFact,
+  fact,
   InvalidArgumentError,
   type Key,
   type KindRecord,
@@ -274,6 +276,15 @@ export class CountingBloomFilter extends BloomEngine<CounterArray> {
   /** Number of counters stuck at their maximum (2^counterBits − 1). */
   saturatedCount(): number {
     return this.store.saturatedCount();
+  }
+
+  /** Its counters' width and how many are stuck at their maximum, for an inspector (`bloomkit info`, the page). */
+  facts(): FilterFact[] {
+    const saturated = this.saturatedCount();
+    return [
+      fact('counterBits', 'counter width', this.counterBits, `${this.counterBits} bits`),
+      fact('saturatedCounters', 'counters at their maximum', saturated),
+    ];
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { FilterFact } from '@bloomkit/core';
+import { type FilterFact, fact } from '@bloomkit/core';
 
 /** What {@link cuckooFacts} reads of a filter. */
 interface CuckooFacts {
@@ -10,21 +10,10 @@ interface CuckooFacts {
 
 /** A cuckoo filter's own shape as facts: fingerprint bits, slots a bucket, buckets, the longest walk. */
 export function cuckooFacts(filter: CuckooFacts): FilterFact[] {
-  const grouped = (n: number) => n.toLocaleString('en-US');
   return [
-    {
-      key: 'fingerprintBits',
-      label: 'fingerprint bits',
-      value: filter.fingerprintBits,
-      text: `${filter.fingerprintBits}`,
-    },
-    { key: 'bucketSize', label: 'slots a bucket', value: filter.bucketSize, text: `${filter.bucketSize}` },
-    { key: 'buckets', label: 'buckets', value: filter.buckets, text: grouped(filter.buckets) },
-    {
-      key: 'maxKicks',
-      label: 'longest walk (kicks)',
-      value: filter.maxKicks,
-      text: grouped(filter.maxKicks),
-    },
+    fact('fingerprintBits', 'fingerprint bits', filter.fingerprintBits),
+    fact('bucketSize', 'slots a bucket', filter.bucketSize),
+    fact('buckets', 'buckets', filter.buckets),
+    fact('maxKicks', 'longest walk (kicks)', filter.maxKicks),
   ];
 }

@@ -1,9 +1,11 @@
 import {
   type BloomFilter,
   type ByteSource,
+  type FilterFact,
   type FilterJson,
   FORMAT_VERSION,
   FormatError,
+  fact,
   IncompatibleFiltersError,
   InvalidArgumentError,
   type Key,
@@ -197,6 +199,25 @@ export class ExceptionFilter<F extends BloomFilter = BloomFilter> implements Blo
   /** Bytes the exceptions take in the file: 4 + each key's UTF-8 bytes. */
   get exceptionBytes(): number {
     return this.excepted.encodedBytes;
+  }
+  /**
+   * The nested filter's kind, the exceptions and their bytes in the file, then the nested filter's own facts (its
+   * `facts()`, when its kind has them), for an inspector (`bloomkit info`, the sizing page).
+   */
+  facts(): FilterFact[] {
+    const own = (this.filter as { facts?: () => FilterFact[] }).facts;
+    const count = this.exceptionCount;
+    return [
+      fact('nestedKind', 'filter kind', classOf(this.filter)?.kind.name ?? 'unknown'),
+      fact(
+        'exceptionCount',
+        'exceptions',
+        count,
+        `${count.toLocaleString('en-US')} (${this.exceptionBytes.toLocaleString('en-US')} bytes in the file)`,
+      ),
+      fact('exceptionBytes', 'exception bytes', this.exceptionBytes),
+      ...(typeof own === 'function' ? own.call(this.filter) : []),
+    ];
   }
   /** True when the nested filter deletes (counting), so {@link delete} applies. */
   get deletes(): boolean {

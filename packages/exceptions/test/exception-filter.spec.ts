@@ -316,3 +316,27 @@ describe('an exceptions filter over a Parquet split-block filter (kind 8)', () =
     expect(() => ExceptionFilter.deserialize(bytes)).toThrow(/values of a Parquet INT32 column/);
   });
 });
+
+describe('facts()', () => {
+  it('states the nested kind, the exceptions and their bytes, then the nested filter facts', () => {
+    const filter = ExceptionFilter.create(1000, 0.01, { inner: 'counting', counterBits: 8 });
+    filter.addAll(urlKeys(1000, 'facts', 3));
+    // Keys never added that the filter answers present: each is recorded (about 1% of them).
+    const flagged = urlKeys(5000, 'facts-absent', 3).filter((key) => filter.addException(key)).length;
+    expect(flagged).toBeGreaterThan(0);
+    const byKey = Object.fromEntries(filter.facts().map((fact) => [fact.key, fact.value]));
+    expect(byKey).toEqual({
+      nestedKind: 'counting',
+      exceptionCount: filter.exceptionCount,
+      exceptionBytes: filter.exceptionBytes,
+      counterBits: 8,
+      saturatedCounters: 0,
+    });
+    expect(filter.exceptionCount).toBe(flagged);
+    const text = filter.facts().find((fact) => fact.key === 'exceptionCount')!.text;
+    expect(text).toBe(`${flagged} (${filter.exceptionBytes.toLocaleString('en-US')} bytes in the file)`);
+    // A nested kind without facts of its own (a plain standard filter) adds none.
+    const plain = ExceptionFilter.create(100, 0.01);
+    expect(plain.facts().map((fact) => fact.key)).toEqual(['nestedKind', 'exceptionCount', 'exceptionBytes']);
+  });
+});

@@ -1,5 +1,5 @@
 import { BlockedBloomFilter } from '@bloomkit/blocked';
-import { type BloomFilter, FormatError, InvalidArgumentError } from '@bloomkit/core';
+import { type BloomFilter, type FilterFact, FormatError, InvalidArgumentError } from '@bloomkit/core';
 import { CountingBloomFilter } from '@bloomkit/counting';
 import { BinaryFuseFilter } from '@bloomkit/fuse';
 import { PartitionedBloomFilter } from '@bloomkit/partitioned';
@@ -197,5 +197,52 @@ describe('the binary fuse kind in the table (a fixed set: built from its keys, n
     );
     expect(() => createFilter('fuse', { capacity: 1000, fpr: 0.01 })).toThrow(InvalidArgumentError);
     expect(() => createFilter('fuse', { bits: 1000, hashes: 3 })).toThrow(/sized by capacity and fpr/);
+  });
+});
+
+describe('facts()', () => {
+  /** What a fact is: a camelCase key, a label and a text for people, a JSON value. */
+  function checkFacts(name: string, facts: readonly FilterFact[]): Record<string, unknown> {
+    expect(facts.length, name).toBeGreaterThan(0);
+    expect(new Set(facts.map((fact) => fact.key)).size, name).toBe(facts.length);
+    for (const fact of facts) {
+      expect(fact.key, name).toMatch(/^[a-z][A-Za-z]+$/);
+      expect([typeof fact.label, typeof fact.text], `${name} ${fact.key}`).toEqual(['string', 'string']);
+      expect(fact.text.length, `${name} ${fact.key}`).toBeGreaterThan(0);
+      expect(['number', 'string', 'boolean'].includes(typeof fact.value) || fact.value === null).toBe(true);
+    }
+    return Object.fromEntries(facts.map((fact) => [fact.key, fact.value]));
+  }
+  type WithFacts = BloomFilter & { facts?: () => FilterFact[]; addAll(keys: string[]): number };
+
+  it('every kind beyond a plain Bloom layout states its facts; the layouts have none', () => {
+    const keys = urlKeys(200, 'facts', 1);
+    const made = (name: string, spec = {}) => {
+      const filter = createFilter(name, { capacity: 1000, fpr: 0.01, ...spec }) as WithFacts;
+      filter.addAll(keys);
+      return filter;
+    };
+    for (const name of ['standard', 'partitioned', 'blocked']) expect(made(name).facts).toBeUndefined();
+    const window = made('window') as WithFacts & { generation: number };
+    expect(checkFacts('window', window.facts!())).toMatchObject({
+      windowKeys: 1000,
+      generation: window.generation,
+      reachKeys: 200,
+    });
+    const timed = checkFacts('time window', made('window', { duration: 60_000 }).facts!());
+    expect(timed).toMatchObject({ durationMs: 60_000, shortened: false });
+    expect(checkFacts('counting', made('counting', { counterBits: 8 }).facts!())).toEqual({
+      counterBits: 8,
+      saturatedCounters: 0,
+    });
+    expect(checkFacts('scalable', made('scalable').facts!())).toEqual({
+      subFilterCount: 1,
+      growth: 1.5,
+      tightening: 0.93,
+    });
+    const parquet = createFilter('parquet', { capacity: 1000, fpr: 0.01 }) as WithFacts & { blocks: number };
+    expect(checkFacts('parquet', parquet.facts!())).toEqual({ type: 'BYTE_ARRAY', blocks: parquet.blocks });
+    expect(checkFacts('cuckoo', made('cuckoo').facts!())).toMatchObject({ bucketSize: 4, maxKicks: 1000 });
+    expect(checkFacts('fuse', BinaryFuseFilter.build(keys).facts())).toMatchObject({ keys: 'murmur3' });
   });
 });

@@ -2,8 +2,10 @@ import {
   type BloomFilter,
   type ByteSource,
   type DeserializeOptions,
+  type FilterFact,
   type FilterJson,
   FORMAT_VERSION,
+  fact,
   IncompatibleFiltersError,
   InvalidArgumentError,
   type KindRecord,
@@ -218,6 +220,11 @@ export class SplitBlockBloomFilter implements BloomFilter {
     return this.counted;
   }
 
+  /** Its column type and blocks, for an inspector (`bloomkit info`, the sizing page). */
+  facts(): FilterFact[] {
+    return [fact('type', 'column type', this.type), fact('blocks', 'blocks of 256 bits', this.blocks)];
+  }
+
   /** Adds `value`; true when it changed the filter (a value of another type than the column's is refused). */
   add(value: ParquetValue): boolean {
     hashValue(`${NAME}.add`, this.type, value, this.hash);
@@ -377,13 +384,8 @@ export class SplitBlockBloomFilter implements BloomFilter {
 
   /** An independent copy. */
   clone(): this {
-    return new SplitBlockBloomFilter({
-      type: this.type,
-      words: this.words.slice(),
-      count: this.counted,
-      capacity: this.capacity,
-      fpr: this.fpr,
-    }) as this;
+    const { type, counted: count, capacity, fpr } = this;
+    return new SplitBlockBloomFilter({ type, words: this.words.slice(), count, capacity, fpr }) as this;
   }
 
   /** Removes every value. */

@@ -2,9 +2,11 @@ import {
   type BloomFilter,
   type ByteSource,
   type DeserializeOptions,
+  type FilterFact,
   type FilterJson,
   FORMAT_VERSION,
   FormatError,
+  fact,
   IncompatibleFiltersError,
   type Key,
   type KindRecord,
@@ -220,6 +222,15 @@ export class ScalableBloomFilter extends ChainCore implements BloomFilter {
     let total = 0;
     for (const filter of this.filters) total += filter.capacity!;
     return total;
+  }
+
+  /** Its sub-filters' number and how the next are sized (growth g, tightening r), for an inspector. */
+  facts(): FilterFact[] {
+    return [
+      fact('subFilterCount', 'sub-filters', this.filterCount),
+      fact('growth', 'growth g', this.growth),
+      fact('tightening', 'tightening r', this.tightening),
+    ];
   }
 
   /** The sub-filters, oldest first (read-only views for inspection; do not add to them). */

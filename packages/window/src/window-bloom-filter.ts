@@ -1,6 +1,7 @@
 import {
   type BloomFilter,
   type ByteSource,
+  type FilterFact,
   type FilterJson,
   FORMAT_VERSION,
   FormatError,
@@ -33,6 +34,7 @@ import {
   type WindowState,
   writeWindowParams,
 } from './window-codec.js';
+import { windowFacts } from './window-facts.js';
 import { ADD_WHERE, HAS_WHERE, NAME, windowKind } from './window-kind.js';
 import { chooseWindowShape, runRate, type WindowShape } from './window-sizing.js';
 import type {
@@ -268,6 +270,11 @@ export class WindowBloomFilter extends RingBatches implements BloomFilter {
     return this.lastNow - since < this.duration!;
   }
 
+  /** The window, its slices, what it holds now and when it forgets, for an inspector (window-facts.ts). */
+  facts(): FilterFact[] {
+    return windowFacts(this);
+  }
+
   /** Adds `key`; true when it was not in the window (so a stream's first sighting in the window is true). */
   add(key: Key): boolean {
     hashInto(key, this.seed, this.hash, ADD_WHERE);
@@ -426,15 +433,9 @@ export class WindowBloomFilter extends RingBatches implements BloomFilter {
     if (!(other instanceof WindowBloomFilter)) {
       throw new IncompatibleFiltersError(`${NAME}.${what}: the other filter is not a WindowBloomFilter`);
     }
-    if (
-      other.hashes !== this.hashes ||
-      other.ageSlices !== this.ageSlices ||
-      other.sliceBits !== this.sliceBits ||
-      other.generation !== this.generation ||
-      other.seed !== this.seed ||
-      other.window !== this.window ||
-      other.duration !== this.duration
-    ) {
+    const shape = (f: WindowBloomFilter) =>
+      [f.hashes, f.ageSlices, f.sliceBits, f.generation, f.seed, f.window, f.duration].join();
+    if (shape(other) !== shape(this)) {
       throw new IncompatibleFiltersError(
         `${NAME}.${what}: the filters differ in shape, window or seed (k ${this.hashes}/${other.hashes}, l ${this.ageSlices}/${other.ageSlices}, s ${this.sliceBits}/${other.sliceBits}, g ${this.generation}/${other.generation}, seed ${this.seed}/${other.seed})`,
       );

@@ -3,9 +3,9 @@ import { open, stat } from 'node:fs/promises';
 import { ChecksumMismatchError, type FilterFact } from '@bloomkit/core';
 import { EXIT } from '../errors.js';
 import { inFile, readFilterBytes } from '../files.js';
-import { type AnyFilter, decodeFilter, exceptionsOf, kindName, WindowBloomFilter } from '../filters.js';
+import { type AnyFilter, decodeFilter, exceptionsOf, kindName } from '../filters.js';
 import type { Interrupts } from '../interrupts.js';
-import { binarySize, formatDuration, grouped } from '../units.js';
+import { binarySize, grouped } from '../units.js';
 import { runParquet } from './parquet.js';
 
 /** What `info` reports, field for field (`--json` prints this object). */
@@ -32,27 +32,11 @@ export interface FilterInfo {
   /** The false-positive rate now, from the fill ratio. */
   readonly currentFpr: number;
   /**
-   * Kind 7: the window (keys, per `durationMs` for a time window), its shape (k, l, g), what it holds now (the
-   * keys and, for a time window, the time from which every key is present), and when keys are forgotten.
-   */
-  readonly window?: {
-    readonly keys: number;
-    readonly durationMs: number | null;
-    readonly ageSlices: number;
-    readonly generation: number;
-    readonly reachKeys: number;
-    readonly reachSince: string | null;
-    readonly shortened: boolean;
-    readonly horizonKeys: number;
-    readonly horizonMs: number | null;
-  };
-  /**
-   * What the kind says of its own shape (`facts()`: a cuckoo filter's fingerprint bits, bucket size, buckets…), by
-   * each fact's key; printed from the facts' labels, so a kind with facts needs no branch here.
+   * What the kind says of its own shape and state (its `facts()`: a window's slices and reach, a cuckoo filter's
+   * fingerprint bits, an exceptions file's nested kind and exceptions…), by each fact's key; printed from the
+   * facts' labels, so no kind needs a branch here.
    */
   readonly facts?: Readonly<Record<string, number | string | boolean | null>>;
-  /** Kind 6: the nested filter's kind, and the exceptions' number and bytes in the file. */
-  readonly exceptions?: { readonly filterKind: string; readonly count: number; readonly bytes: number };
   /** "ok", or what is wrong with the stored CRC-32C. */
   readonly checksum: string;
 }
@@ -87,7 +71,7 @@ export async function runInfo(file: string, json: boolean, interrupts: Interrupt
     seed: filter.seed,
     bits: filter.bits,
     hashes: filter.hashes,
-    ...kindFacts(filter),
+    ...shapeFacts(filter),
     ...(facts.length === 0 ? {} : { facts: Object.fromEntries(facts.map((fact) => [fact.key, fact.value])) }),
     capacity: filter.capacity ?? null,
     targetFpr: filter.fpr ?? null,
@@ -125,41 +109,12 @@ async function isParquetFile(file: string): Promise<boolean> {
 }
 
 /**
- * What some kinds have beyond the shared API: a counter width, sub-filters (read by shape, not by kind), and for a
- * filter with exceptions, those of its nested filter and the exceptions.
+ * What some filters have beyond the shared API, read by shape rather than by kind (of the nested filter, for an
+ * exceptions file): a counter width, and sub-filters.
  */
-function kindFacts(
-  outer: AnyFilter,
-): Pick<FilterInfo, 'counterBits' | 'subFilters' | 'exceptions' | 'window'> {
-  const facts: {
-    window?: NonNullable<FilterInfo['window']>;
-    counterBits?: number;
-    subFilters?: NonNullable<FilterInfo['subFilters']>;
-    exceptions?: NonNullable<FilterInfo['exceptions']>;
-  } = {};
-  const excepted = exceptionsOf(outer);
-  const filter = (excepted?.filter ?? outer) as AnyFilter;
-  if (excepted !== undefined) {
-    facts.exceptions = {
-      filterKind: kindName(filter),
-      count: excepted.exceptionCount,
-      bytes: excepted.exceptionBytes,
-    };
-  }
-  if (filter instanceof WindowBloomFilter) {
-    const reach = filter.reach();
-    facts.window = {
-      keys: filter.window,
-      durationMs: filter.duration ?? null,
-      ageSlices: filter.ageSlices,
-      generation: filter.generation,
-      reachKeys: reach.keys,
-      reachSince: reach.since === undefined ? null : new Date(reach.since).toISOString(),
-      shortened: filter.shortened,
-      horizonKeys: filter.horizon.keys,
-      horizonMs: filter.horizon.ms ?? null,
-    };
-  }
+function shapeFacts(outer: AnyFilter): Pick<FilterInfo, 'counterBits' | 'subFilters'> {
+  const filter = (exceptionsOf(outer)?.filter ?? outer) as AnyFilter;
+  const facts: { counterBits?: number; subFilters?: NonNullable<FilterInfo['subFilters']> } = {};
   if ('counterBits' in filter && typeof filter.counterBits === 'number')
     facts.counterBits = filter.counterBits;
   if ('subFilters' in filter && typeof filter.subFilters === 'function') {
@@ -171,22 +126,6 @@ function kindFacts(
     }));
   }
   return facts;
-}
-
-function windowRows(window: NonNullable<FilterInfo['window']>, hashes: number): [string, string][] {
-  const per = window.durationMs === null ? '' : ` per ${formatDuration(window.durationMs)}`;
-  return [
-    ['window', `${grouped(window.keys)} keys${per}`],
-    ['slices', `k ${hashes} + l ${window.ageSlices}, a generation every ${grouped(window.generation)} keys`],
-    [
-      'holds now',
-      `the last ${grouped(window.reachKeys)} keys${window.reachSince === null ? '' : `, every key since ${window.reachSince}`}${window.shortened ? ' (shortened: more keys than the window arrived)' : ''}`,
-    ],
-    [
-      'forgets after',
-      `${grouped(window.horizonKeys)} keys${window.horizonMs === null ? '' : ` or ${formatDuration(window.horizonMs)}`}`,
-    ],
-  ];
 }
 
 /** The facts a filter's kind states of itself (its `facts()`), or none. */
@@ -202,25 +141,13 @@ function table(info: FilterInfo, facts: readonly FilterFact[]): string {
     ['bits (m)', `${grouped(info.bits)}${info.counterBits === undefined ? '' : ' counters'}`],
     ['hashes (k)', String(info.hashes)],
   ];
-  if (info.counterBits !== undefined) rows.push(['counter width', `${info.counterBits} bits`]);
-  if (info.subFilters !== undefined) {
-    rows.push(['sub-filters', String(info.subFilters.length)]);
-    for (const [i, sub] of info.subFilters.entries()) {
-      rows.push([
-        `  #${i}`,
-        `m ${grouped(sub.bits)}, k ${sub.hashes}, ${grouped(sub.capacity)} keys at ${sub.fpr.toPrecision(3)}`,
-      ]);
-    }
-  }
-  if (info.exceptions !== undefined) {
-    rows.push(['filter kind', info.exceptions.filterKind]);
+  for (const fact of facts) rows.push([fact.label, fact.text]);
+  for (const [i, sub] of (info.subFilters ?? []).entries()) {
     rows.push([
-      'exceptions',
-      `${grouped(info.exceptions.count)} (${binarySize(info.exceptions.bytes)} in the file, about ${binarySize(info.exceptions.bytes + 60 * info.exceptions.count)} in memory)`,
+      `  sub-filter #${i}`,
+      `m ${grouped(sub.bits)}, k ${sub.hashes}, ${grouped(sub.capacity)} keys at ${sub.fpr.toPrecision(3)}`,
     ]);
   }
-  if (info.window !== undefined) rows.push(...windowRows(info.window, info.hashes));
-  for (const fact of facts) rows.push([fact.label, fact.text]);
   rows.push(['seed', String(info.seed)]);
   rows.push([
     'sized for',
