@@ -16,6 +16,7 @@ import {
   encodeNestedParts,
   fromFilterJson,
   joinParts,
+  newKernelBytes,
   readDeserializeOptions,
   resolveSeed,
   toFilterJson,
@@ -24,10 +25,12 @@ import { batchHashes, hashBatch, hashInto, keyList } from '@bloomkit/core/kit';
 import { MAX_ATTEMPTS, populate } from './fuse-build.js';
 import { type FuseParams, fuseKind, readParams, writeParams } from './fuse-codec.js';
 import { fuseFacts } from './fuse-facts.js';
-import { mixKey, slotsOf } from './fuse-hash.js';
 import type { FuseLayout } from './fuse-layout.js';
 import { checkCount, type FuseBuildOptions, type FuseReference, fingerprintBitsOf } from './fuse-options.js';
-import { OUT } from './u64.js';
+import { FuseProbe } from './fuse-probe.js';
+
+/** `hasMany`'s answers of one hashed batch, before they become booleans: grown to the largest batch seen. */
+let batchAnswers = new Uint8Array(1024);
 
 const NAME = 'BinaryFuseFilter';
 
@@ -63,12 +66,18 @@ export class BinaryFuseFilter {
   private readonly seedHigh: number;
   private readonly seedLow: number;
   private readonly fingerprints: Uint8Array | Uint16Array;
-  private readonly mask: number;
   private readonly hash = new Int32Array(4);
-  /** A key's three slots, reused by every lookup. */
-  private readonly slots = new Uint32Array(3);
+  private readonly probe: FuseProbe;
 
-  private constructor(params: FuseParams, seed: number, fingerprints: Uint8Array | Uint16Array) {
+  /**
+   * `bytes` are the fingerprints' bytes (u16 little-endian for 16 bits, at an even offset): the filter keeps them
+   * and reads them through a typed view; where they lie in a kernel memory, its batch lookups run on fuse.wat.
+   */
+  private constructor(params: FuseParams, seed: number, bytes: Uint8Array) {
+    const fingerprints =
+      params.fingerprintBits === 8
+        ? bytes
+        : new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2);
     this.fingerprintBits = params.fingerprintBits;
     this.callerHashes = params.callerHashes;
     this.layout = params.layout;
@@ -77,7 +86,7 @@ export class BinaryFuseFilter {
     this.size = params.keys;
     this.seed = seed;
     this.fingerprints = fingerprints;
-    this.mask = params.fingerprintBits === 8 ? 0xff : 0xffff;
+    this.probe = new FuseProbe(params.layout, this.seedHigh, this.seedLow, fingerprints, bytes);
   }
 
   /**
@@ -170,7 +179,7 @@ export class BinaryFuseFilter {
       seedLow: built.seedLow,
       keys: built.keys,
     };
-    return new BinaryFuseFilter(params, seed, built.fingerprints);
+    return new BinaryFuseFilter(params, seed, built.bytes);
   }
 
   /** True when `key` may be in the set (always for a key of the set; at rate 2^-bits for others). */
@@ -188,8 +197,10 @@ export class BinaryFuseFilter {
     const out = new Array<boolean>(list.length);
     for (let start = 0; start < list.length; ) {
       const count = hashBatch(list, start, this.seed, where);
-      const hashes = batchHashes();
-      for (let j = 0; j < count; j++) out[start + j] = this.contains(hashes[4 * j + 1]!, hashes[4 * j]!);
+      if (batchAnswers.length < count) batchAnswers = new Uint8Array(count);
+      const answers = batchAnswers;
+      this.probe.run(batchHashes(), count, answers);
+      for (let j = 0; j < count; j++) out[start + j] = answers[j] === 1;
       start += count;
     }
     return out;
@@ -269,7 +280,9 @@ export class BinaryFuseFilter {
 
   /** An independent copy (its own fingerprints). */
   clone(): BinaryFuseFilter {
-    return new BinaryFuseFilter(this.params(), this.seed, this.fingerprints.slice());
+    const fp = this.fingerprints;
+    const bytes = new Uint8Array(fp.buffer, fp.byteOffset, fp.byteLength);
+    return new BinaryFuseFilter(this.params(), this.seed, newKernelBytes(bytes.length, bytes));
   }
 
   /** True when both hold the same set the same way: fingerprint bits, key source, seeds, layout, fingerprints. */
@@ -371,13 +384,7 @@ export class BinaryFuseFilter {
 
   /** Membership of the 64-bit key (high:low, int32 words): docs/FORMAT.md §3.8. */
   private contains(high: number, low: number): boolean {
-    mixKey(high, low, this.seedHigh, this.seedLow);
-    const h = OUT[0]!;
-    const l = OUT[1]!;
-    const slots = this.slots;
-    slotsOf(this.layout, h, l, slots);
-    const fp = this.fingerprints;
-    return (((l ^ h) & this.mask) ^ fp[slots[0]!]! ^ fp[slots[1]!]! ^ fp[slots[2]!]!) === 0;
+    return this.probe.contains(high, low);
   }
 
   /** The filter in bloomkit's binary format (docs/FORMAT.md §3.8). */
@@ -414,16 +421,10 @@ export class BinaryFuseFilter {
     const payload =
       envelope.payload.length === 1 ? envelope.payload[0]! : joinParts(fuseKind, envelope.payload);
     const aligned = params.fingerprintBits === 8 || payload.byteOffset % 2 === 0;
-    let fingerprints: Uint8Array | Uint16Array;
+    let fingerprints = payload;
     if (read.copy || !aligned) {
       checkAllocation(where, payload.length, undefined);
-      const own = payload.slice();
-      fingerprints = params.fingerprintBits === 8 ? own : new Uint16Array(own.buffer, 0, own.length / 2);
-    } else {
-      fingerprints =
-        params.fingerprintBits === 8
-          ? payload
-          : new Uint16Array(payload.buffer, payload.byteOffset, payload.length / 2);
+      fingerprints = newKernelBytes(payload.length, payload);
     }
     if (params.callerHashes && envelope.seed !== 0) {
       throw new FormatError(`${where}: a filter of the caller's hashes has seed 0, got ${envelope.seed}`);

@@ -1,3 +1,4 @@
+import { newKernelBytes } from '@bloomkit/core/internal';
 import { mixKey, SplitMix64, slotsOf } from './fuse-hash.js';
 import { type FuseLayout, fuseLayout } from './fuse-layout.js';
 import { OUT } from './u64.js';
@@ -8,6 +9,8 @@ export interface FuseBuild {
   readonly seedHigh: number;
   readonly seedLow: number;
   readonly fingerprints: Uint8Array | Uint16Array;
+  /** The fingerprints' bytes, as allocated (in a kernel memory from 256 KiB). */
+  readonly bytes: Uint8Array;
   /** Distinct keys the filter holds. */
   readonly keys: number;
 }
@@ -69,9 +72,11 @@ export function populate(keys: Uint32Array, bits: 8 | 16): FuseBuild | undefined
     }
     if (duplicates > 0) size = sortAndRemoveDuplicates(keys, size);
   }
-  const fingerprints = bits === 8 ? new Uint8Array(capacity) : new Uint16Array(capacity);
+  // In a kernel memory from 256 KiB (core's newKernelBytes), where the batch lookup runs on fuse.wat.
+  const bytes = newKernelBytes(capacity * (bits / 8));
+  const fingerprints = bits === 8 ? bytes : new Uint16Array(bytes.buffer, bytes.byteOffset, capacity);
   assign(layout, order, sides, size, fingerprints, slots);
-  return { layout, seedHigh, seedLow, fingerprints, keys: size };
+  return { layout, seedHigh, seedLow, fingerprints, bytes, keys: size };
 }
 
 /**

@@ -1,0 +1,52 @@
+import { compileKernel, instanceOver, type KernelScratch } from '@bloomkit/core/internal';
+import { FUSE_WASM } from './fuse-wasm.js';
+
+/** fuse.wat compiled on first use and kept; null where it does not compile (then never tried again). */
+let module: WebAssembly.Module | null | undefined;
+
+/** fuse.wat compiled (see {@link module}). */
+export function fuseModule(): WebAssembly.Module | null {
+  if (module === undefined) module = compileKernel('fuse.wat', FUSE_WASM);
+  return module;
+}
+
+/**
+ * The batch lookup of a binary fuse filter (fuse.wat) over its fingerprints: core's kernel scratch (`KernelScratch`:
+ * the call's hash and answer views, how many keys a call takes) with one entry that takes the filter's seed and
+ * layout.
+ */
+export interface FuseKernel extends KernelScratch {
+  /** answers[j] = 1 when key j may be in the filter, else 0, j < n ≤ keysPerCall; returns how many 1s. */
+  probe(
+    n: number,
+    seedHigh: number,
+    seedLow: number,
+    segmentCountLength: number,
+    segmentLength: number,
+    segmentLengthMask: number,
+    wide: number,
+  ): number;
+}
+
+/**
+ * The kernel of a fuse filter whose fingerprint bytes lie in a kernel memory (`newKernelBytes` of
+ * `@bloomkit/core/internal` put them there, as `build` and a copying `deserialize` do); else undefined (a plain
+ * array, a file read in place, or a module that does not compile here).
+ */
+export function fuseKernel(fingerprints: Uint8Array): FuseKernel | undefined {
+  const compiled = fuseModule();
+  if (compiled === null) return undefined;
+  const instance = instanceOver(compiled, fingerprints);
+  if (instance === undefined) return undefined;
+  const probe = instance.exports.probe as FuseKernel['probe'];
+  const { at, offset } = instance;
+  return {
+    hashes: instance.hashes,
+    answers: instance.answers,
+    keysPerCall: instance.answers.length,
+    probe(n, seedHigh, seedLow, segmentCountLength, segmentLength, segmentLengthMask, wide) {
+      at.value = offset;
+      return probe(n, seedHigh, seedLow, segmentCountLength, segmentLength, segmentLengthMask, wide);
+    },
+  };
+}
