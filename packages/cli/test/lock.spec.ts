@@ -21,12 +21,15 @@ import { BIN, bloomkit, scratchDirectory, startBloomkit } from './support/run.js
 
 const dir = scratchDirectory();
 const at = (name: string) => join(dir, name);
-const ROUNDS = 200;
 /**
- * The race tests start 2 processes a round: seconds on an idle machine, many minutes beside other CPU-bound work.
- * A hung process fails its round at its own deadline (PROCESS_DEADLINE_MS, support/run.ts), so the test as a whole
- * gets an hour: the load of the machine makes it slower, never red.
+ * The race tests start WRITERS processes at once, ROUNDS times: 200 lock handoffs each, every round a WRITERS-way
+ * race for the lock (they were 200 rounds of 2: twice the processes started, for a weaker race, and 510 s of a
+ * test's 600 s at load 8.5). A hung process fails its round at its own deadline (PROCESS_DEADLINE_MS,
+ * support/run.ts), so the test as a whole gets an hour: the load of the machine makes it slower, never red.
  */
+const WRITERS = 4;
+const ROUNDS = 50;
+const WHO = Array.from({ length: WRITERS }, (_, i) => String.fromCharCode(97 + i));
 const RACE_TIMEOUT_MS = 3_600_000;
 
 /** The keys a `-v` run reported, with their answers. */
@@ -42,39 +45,37 @@ function answers(stdout: string): Map<string, string> {
 
 describe('one writer at a time', () => {
   it(
-    `two concurrent adds to one file, ${ROUNDS} rounds: every key either reported added is in the file`,
+    `${WRITERS} concurrent adds to one file, ${ROUNDS} rounds: every key any reported added is in the file`,
     async () => {
       const file = at('shared.bf');
       expect((await bloomkit(['create', file, '-n', '10000', '-p', '1e-6'], { cwd: dir })).status).toBe(0);
       const acknowledged: string[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        const [a, b] = await Promise.all(
-          ['a', 'b'].map((who) =>
-            bloomkit(['add', '-v', '--wait', '60', file, `${who}-${round}`], { cwd: dir }),
-          ),
+        const runs = await Promise.all(
+          WHO.map((who) => bloomkit(['add', '-v', '--wait', '60', file, `${who}-${round}`], { cwd: dir })),
         );
-        for (const run of [a!, b!]) {
+        for (const run of runs) {
           expect(run.stderr).toBe('');
           expect(run.status).toBe(0); // One new key each: "added" (add exits 0 when it succeeded).
           for (const [key, answer] of answers(run.stdout)) if (answer === 'added') acknowledged.push(key);
         }
       }
-      expect(acknowledged).toHaveLength(2 * ROUNDS);
+      expect(acknowledged).toHaveLength(WRITERS * ROUNDS);
       const final = StandardBloomFilter.deserialize(readFileSync(file));
       expect(acknowledged.filter((key) => !final.has(key))).toEqual([]);
-      expect(final.count).toBe(2 * ROUNDS);
+      expect(final.count).toBe(WRITERS * ROUNDS);
     },
     RACE_TIMEOUT_MS,
   );
 
   it(
-    `two concurrent dedup --state runs, ${ROUNDS} rounds: every printed line is in the state`,
+    `${WRITERS} concurrent dedup --state runs, ${ROUNDS} rounds: every printed line is in the state`,
     async () => {
       const state = at('seen.bf');
       const printed: string[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         const runs = await Promise.all(
-          ['a', 'b'].map((who) =>
+          WHO.map((who) =>
             bloomkit(['dedup', '--state', state, '--wait', '60', '--fpr', '1e-6'], {
               cwd: dir,
               input: `${who}-${round}\nshared-${round}\n`,
@@ -86,9 +87,9 @@ describe('one writer at a time', () => {
           printed.push(...run.stdout.split('\n').filter((line) => line !== ''));
         }
       }
-      // Each round's shared line is printed by exactly one of the two runs.
+      // Each round's shared line is printed by exactly one of the runs.
       expect(printed.filter((line) => line.startsWith('shared-'))).toHaveLength(ROUNDS);
-      expect(printed).toHaveLength(3 * ROUNDS);
+      expect(printed).toHaveLength((WRITERS + 1) * ROUNDS);
       const final = ScalableBloomFilter.deserialize(readFileSync(state));
       expect(printed.filter((line) => !final.has(line))).toEqual([]);
       const again = await bloomkit(['dedup', '--state', state], {
@@ -101,7 +102,7 @@ describe('one writer at a time', () => {
   );
 
   it(
-    `two concurrent merges into one file, ${ROUNDS} rounds: the file holds both inputs' keys`,
+    `${WRITERS} concurrent merges into one file, ${ROUNDS} rounds: the file holds every input's keys`,
     async () => {
       const out = at('merged.bf');
       const create = async (file: string) =>
@@ -111,7 +112,7 @@ describe('one writer at a time', () => {
       await create(out);
       const expected: string[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        const inputs = ['a', 'b'].map((who) => {
+        const inputs = WHO.map((who) => {
           const file = at(`in-${who}.bf`);
           const filter = StandardBloomFilter.deserialize(readFileSync(out));
           filter.clear();
