@@ -60,3 +60,8 @@ export {
 } from './wasm/kernel-memory.js';
 /** A kind's kernel module compiled from its base64 bytes (the `NAME-wasm.ts` the shared WebAssembly build writes). */
 export { compileKernel } from './wasm/kernel-modules.js';
+/**
+ * A kind's own kernel module: compiled once on first use, instantiated over the kernel memory a filter's bytes lie
+ * in (`over`), its entries bound to that filter (`KindKernelModule.entry`).
+ */
+export { KindKernelModule } from './wasm/kind-kernel.js';

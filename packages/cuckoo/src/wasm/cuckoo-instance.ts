@@ -1,14 +1,8 @@
-import { compileKernel, instanceOver, type KernelScratch } from '@bloomkit/core/internal';
+import { type KernelScratch, KindKernelModule } from '@bloomkit/core/internal';
 import { CUCKOO_WASM } from './cuckoo-wasm.js';
 
-/** cuckoo.wat compiled on first use and kept; null where it does not compile (then never tried again). */
-let module: WebAssembly.Module | null | undefined;
-
-/** cuckoo.wat compiled (see {@link module}). */
-export function cuckooModule(): WebAssembly.Module | null {
-  if (module === undefined) module = compileKernel('cuckoo.wat', CUCKOO_WASM);
-  return module;
-}
+/** cuckoo.wat, compiled on first use. */
+const CUCKOO = new KindKernelModule('cuckoo.wat', CUCKOO_WASM);
 
 /**
  * The batch lookup of a cuckoo filter (cuckoo.wat) over its table: core's kernel scratch (`KernelScratch`: the
@@ -27,19 +21,12 @@ export interface CuckooKernel extends KernelScratch {
  * or a module that does not compile here).
  */
 export function cuckooKernel(table: Uint8Array): CuckooKernel | undefined {
-  const compiled = cuckooModule();
-  if (compiled === null) return undefined;
-  const instance = instanceOver(compiled, table);
+  const instance = CUCKOO.over(table);
   if (instance === undefined) return undefined;
-  const probe = instance.exports.probe as CuckooKernel['probe'];
-  const { at, offset } = instance;
   return {
     hashes: instance.hashes,
     answers: instance.answers,
     keysPerCall: instance.answers.length,
-    probe(n, buckets, size, fingerprintBits) {
-      at.value = offset;
-      return probe(n, buckets, size, fingerprintBits);
-    },
+    probe: KindKernelModule.entry(instance, 'probe'),
   };
 }

@@ -1,14 +1,8 @@
-import { compileKernel, instanceOver, type KernelScratch } from '@bloomkit/core/internal';
+import { type KernelScratch, KindKernelModule } from '@bloomkit/core/internal';
 import { FUSE_WASM } from './fuse-wasm.js';
 
-/** fuse.wat compiled on first use and kept; null where it does not compile (then never tried again). */
-let module: WebAssembly.Module | null | undefined;
-
-/** fuse.wat compiled (see {@link module}). */
-export function fuseModule(): WebAssembly.Module | null {
-  if (module === undefined) module = compileKernel('fuse.wat', FUSE_WASM);
-  return module;
-}
+/** fuse.wat, compiled on first use. */
+const FUSE = new KindKernelModule('fuse.wat', FUSE_WASM);
 
 /**
  * The batch lookup of a binary fuse filter (fuse.wat) over its fingerprints: core's kernel scratch (`KernelScratch`:
@@ -34,19 +28,12 @@ export interface FuseKernel extends KernelScratch {
  * array, a file read in place, or a module that does not compile here).
  */
 export function fuseKernel(fingerprints: Uint8Array): FuseKernel | undefined {
-  const compiled = fuseModule();
-  if (compiled === null) return undefined;
-  const instance = instanceOver(compiled, fingerprints);
+  const instance = FUSE.over(fingerprints);
   if (instance === undefined) return undefined;
-  const probe = instance.exports.probe as FuseKernel['probe'];
-  const { at, offset } = instance;
   return {
     hashes: instance.hashes,
     answers: instance.answers,
     keysPerCall: instance.answers.length,
-    probe(n, seedHigh, seedLow, segmentCountLength, segmentLength, segmentLengthMask, wide) {
-      at.value = offset;
-      return probe(n, seedHigh, seedLow, segmentCountLength, segmentLength, segmentLengthMask, wide);
-    },
+    probe: KindKernelModule.entry(instance, 'probe'),
   };
 }

@@ -1,13 +1,12 @@
-import { compileKernel, instanceOver, type KernelScratch } from '@bloomkit/core/internal';
+import { type KernelScratch, KindKernelModule } from '@bloomkit/core/internal';
 import { WINDOW_WASM } from './window-wasm.js';
 
-/** window.wat compiled on first use and kept; null where it does not compile (then never tried again). */
-let module: WebAssembly.Module | null | undefined;
+/** window.wat, compiled on first use. */
+const WINDOW = new KindKernelModule('window.wat', WINDOW_WASM);
 
-/** window.wat compiled (see {@link module}). */
+/** window.wat compiled (null where it does not compile). */
 export function windowModule(): WebAssembly.Module | null {
-  if (module === undefined) module = compileKernel('window.wat', WINDOW_WASM);
-  return module;
+  return WINDOW.module();
 }
 
 /**
@@ -43,24 +42,13 @@ export interface WindowKernel extends KernelScratch {
  * integer, and k is at most 32, so a key's old bits fit one word); else undefined.
  */
 export function windowKernel(bits: Uint8Array): WindowKernel | undefined {
-  const compiled = windowModule();
-  if (compiled === null) return undefined;
-  const instance = instanceOver(compiled, bits);
+  const instance = WINDOW.over(bits);
   if (instance === undefined) return undefined;
-  const probe = instance.exports.probe as WindowKernel['probe'];
-  const mark = instance.exports.mark as WindowKernel['mark'];
-  const { at, offset } = instance;
   return {
     hashes: instance.hashes,
     answers: instance.answers,
     keysPerCall: instance.answers.length,
-    probe(n, scale, sliceBits, slices, k, newest) {
-      at.value = offset;
-      return probe(n, scale, sliceBits, slices, k, newest);
-    },
-    mark(n, scale, sliceBits, slices, k, newest, room) {
-      at.value = offset;
-      return mark(n, scale, sliceBits, slices, k, newest, room);
-    },
+    probe: KindKernelModule.entry(instance, 'probe'),
+    mark: KindKernelModule.entry(instance, 'mark'),
   };
 }
