@@ -63,9 +63,15 @@ export class SlotTable {
     return true;
   }
 
-  /** The payload as the file holds it (a view of the table's own bytes). */
+  /**
+   * The payload as the file holds it (a view of the table's own bytes). The view holds the table's bytes too: in a
+   * kernel memory their place goes back to the arena once the array `newKernelBytes` made is collected, and a
+   * subarray alone would not keep it, so parts a caller writes after dropping the filter could see another's.
+   */
   payload(): Uint8Array {
-    return this.bytes.subarray(0, this.payloadBytes);
+    const part: Uint8Array & { owner?: Uint8Array } = this.bytes.subarray(0, this.payloadBytes);
+    part.owner = this.bytes;
+    return part;
   }
 
   /** The fingerprint in slot `slot` (0 when empty). */

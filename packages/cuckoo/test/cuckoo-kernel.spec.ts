@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { depth, prng, urlKeys } from '@bloomkit/testkit';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -81,5 +83,31 @@ describe('the cuckoo batch kernel', () => {
     setKernelBackend('javascript');
     expect(filter.hasMany(probes)).toEqual(single);
     expect(single.slice(0, 20_000).every(Boolean)).toBe(true);
+  });
+});
+
+describe('a cuckoo filter in a kernel memory', () => {
+  it('keeps the bytes of parts a caller holds after the filter itself is gone', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const made = () => {
+      const filter = CuckooFilter.create(250_000, 0.01, { seed: 9 });
+      filter.addAll(urlKeys(200_000, 'kept'));
+      return filter.serializeParts();
+    };
+    // A filter that stays keeps the arena (an arena with nothing left in it is let go whole, not reused).
+    const keep = CuckooFilter.create(250_000, 0.01);
+    const parts = made();
+    const copy = parts.map((part) => part.slice());
+    // Filters of the same size, made and held after collections: a place given back would be zeroed and reused.
+    const held: CuckooFilter[] = [];
+    for (let round = 0; round < 20; round++) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      held.push(CuckooFilter.create(250_000, 0.01));
+      held.at(-1)!.add(`x-${round}`);
+    }
+    expect(keep.size + held.length).toBe(20);
+    expect(parts.every((part, i) => part.every((byte, j) => byte === copy[i]![j]))).toBe(true);
   });
 });

@@ -66,6 +66,8 @@ export class BinaryFuseFilter {
   private readonly seedHigh: number;
   private readonly seedLow: number;
   private readonly fingerprints: Uint8Array | Uint16Array;
+  /** The fingerprints' bytes as allocated (a kernel memory's view, a plain array, or the file read in place). */
+  private readonly bytes: Uint8Array;
   private readonly hash = new Int32Array(4);
   private readonly probe: FuseProbe;
 
@@ -86,6 +88,7 @@ export class BinaryFuseFilter {
     this.size = params.keys;
     this.seed = seed;
     this.fingerprints = fingerprints;
+    this.bytes = bytes;
     this.probe = new FuseProbe(params.layout, this.seedHigh, this.seedLow, fingerprints, bytes);
   }
 
@@ -280,9 +283,7 @@ export class BinaryFuseFilter {
 
   /** An independent copy (its own fingerprints). */
   clone(): BinaryFuseFilter {
-    const fp = this.fingerprints;
-    const bytes = new Uint8Array(fp.buffer, fp.byteOffset, fp.byteLength);
-    return new BinaryFuseFilter(this.params(), this.seed, newKernelBytes(bytes.length, bytes));
+    return new BinaryFuseFilter(this.params(), this.seed, newKernelBytes(this.bytes.length, this.bytes));
   }
 
   /** True when both hold the same set the same way: fingerprint bits, key source, seeds, layout, fingerprints. */
@@ -394,8 +395,9 @@ export class BinaryFuseFilter {
 
   /** The payload alone: the fingerprints' bytes (a view of the filter's own; u16 little-endian for 16 bits). */
   payloadParts(): Uint8Array[] {
-    const fp = this.fingerprints;
-    return [new Uint8Array(fp.buffer, fp.byteOffset, fp.byteLength)];
+    // The bytes themselves, not a new view of them: in a kernel memory, the array newKernelBytes made is what keeps
+    // their place from going back to the arena, so a part a caller holds keeps it.
+    return [this.bytes];
   }
 
   /** The file as parts: the header and params, the fingerprints (a view of the filter's own), the checksum. */

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { newKernelBytes } from '@bloomkit/core/internal';
 import { depth, prng, urlKeys } from '@bloomkit/testkit';
 import fc from 'fast-check';
@@ -103,5 +105,26 @@ describe('the fuse batch kernel', () => {
       expect(filter.hasMany(probes)).toEqual(single);
       setKernelBackend('auto');
     }
+  });
+});
+
+describe('a fuse filter in a kernel memory', () => {
+  it('keeps the bytes of parts a caller holds after the filter itself is gone', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const keys = urlKeys(300_000, 'kept');
+    // A filter that stays keeps the arena (an arena with nothing left in it is let go whole, not reused).
+    const keep = BinaryFuseFilter.build(keys);
+    const parts = BinaryFuseFilter.build(keys, { seed: 9 }).serializeParts();
+    const copy = parts.map((part) => part.slice());
+    // Filters of the same size, built and held after collections: a place given back would be reused.
+    const held: BinaryFuseFilter[] = [];
+    for (let round = 0; round < 12; round++) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      held.push(BinaryFuseFilter.build(keys.slice(0, 299_000), { seed: round }));
+    }
+    expect(keep.size + held.length).toBe(300_012);
+    expect(parts.every((part, i) => part.every((byte, j) => byte === copy[i]![j]))).toBe(true);
   });
 });
