@@ -48,16 +48,11 @@ export { planShape, type ResolvedShape, resolveShape, resolveState } from './sha
 export { decodeSingleFilter } from './single-filter-codec.js';
 /**
  * Kernel memory for a kind's own batch kernel: `newKernelBytes`, `byteLength` bytes (zeros or a copy) in a kernel
- * memory, where a batch kernel can work on them, from 256 KiB where WebAssembly loads, else a plain array;
- * `instanceOver`, a kernel module instantiated over the memory such bytes lie in (with the hashes and answers
- * regions its batches use).
+ * memory, where a batch kernel can work on them, from 256 KiB where WebAssembly loads, else a plain array; a
+ * `KernelInstance` is a kernel module instantiated over the memory such bytes lie in (with the hashes and answers
+ * regions its batches use, `KernelScratch`), as `KindKernelModule.over` gives one.
  */
-export {
-  instanceOver,
-  type KernelInstance,
-  type KernelScratch,
-  newKernelBytes,
-} from './wasm/kernel-memory.js';
+export { type KernelInstance, type KernelScratch, newKernelBytes } from './wasm/kernel-memory.js';
 /** A kind's kernel module compiled from its base64 bytes (the `NAME-wasm.ts` the shared WebAssembly build writes). */
 export { compileKernel } from './wasm/kernel-modules.js';
 /**
