@@ -19,6 +19,7 @@ import { PackedKeys, PackedOffsets } from './packed.js';
 import { everyIndex, PagesReader } from './pages-reader.js';
 import { KeyPositions, redisBitOffset } from './positions.js';
 import { settleAll } from './settle.js';
+import { CHUNK_KEYS, commandsOf, type Located, type SentCommand } from './shard-commands.js';
 import { shardTrailer } from './shard-shape.js';
 import type { Counter, Store, StoreContext } from './store.js';
 
@@ -31,15 +32,6 @@ const REMOVE = script(EXCEPTIONS_REMOVE);
 const CHANGED = '1';
 const NONE = '0';
 
-/** Keys per command: small enough that encoding the next command overlaps with Redis running this one. */
-const CHUNK_KEYS = 256;
-
-/** Each key's k Redis bit offsets (relative to its string), `offsets[i * k + h]`, and its string's index. */
-interface Located {
-  readonly offsets: Float64Array;
-  readonly shards: Uint32Array;
-}
-
 /**
  * Bits in Redis strings: the standard and partitioned kinds in one string `bloomkit:{NAME}:data` (up to 2^32 bits,
  * Redis's 512 MB string limit), the blocked kind in shards `bloomkit:{NAME/i}:shard` of whole 512-bit blocks (both
@@ -49,8 +41,9 @@ interface Located {
  * payload.
  *
  * A filter with exceptions (ExceptionFilter, kind 6) keeps the exception keys as sets beside the bits, one per
- * string and in its slot (keys.ts), so that `has` (bits and set), `add` (bits set, exception lifted) and
- * `addException` (bits checked, key listed) are each one script per string: atomic against each other.
+ * string and in its slot (keys.ts), so that `add` (bits set, exception lifted) and `addException` (bits checked,
+ * key listed) are each one script per string, atomic against each other; `has` reads the bits as without
+ * exceptions and asks the set, in one script per string, only about the keys whose bits were all set.
  */
 export class BitStore implements Store {
   private readonly positions: KeyPositions;
@@ -119,10 +112,24 @@ export class BitStore implements Store {
     return codes.map((code) => code !== NONE);
   }
 
-  async hasMany(keys: readonly Key[]): Promise<boolean[]> {
-    if (!this.context.params.exceptions) return this.hasRun('RedisBloomFilter.hasMany', keys);
-    const codes = await this.exceptionsRun('RedisBloomFilter.hasMany', keys, EXCEPTED_HAS);
-    return codes.map((code) => code === CHANGED);
+  /**
+   * Membership: the bits in BITFIELD_RO commands ({@link hasRun}); with exceptions, then the keys whose bits were
+   * all set in one script per string that checks the guard and asks the set (lua/eval/exceptions-has.lua), so a
+   * lookup costs Lua only for its present keys. Bits are only set while the guard holds, so a key's answer is the
+   * one a single read of its bits and the set at that script would give (as {@link hasRun}'s two phases).
+   */
+  async hasMany(input: readonly Key[]): Promise<boolean[]> {
+    const where = 'RedisBloomFilter.hasMany';
+    const list = keyList(where, input);
+    const located = this.locate(where, list);
+    const out = await this.hasRun(where, list.length, located);
+    if (!this.context.params.exceptions) return out;
+    const present: number[] = [];
+    for (let i = 0; i < out.length; i++) if (out[i]) present.push(i);
+    if (present.length === 0) return out;
+    const codes = await this.exceptionsCall(where, list, located, present, EXCEPTED_HAS, 0);
+    for (const i of present) out[i] = codes[i] === CHANGED;
+    return out;
   }
 
   /** Lists keys as exceptions where all their bits are set; true for each key listed now. */
@@ -149,20 +156,41 @@ export class BitStore implements Store {
     return counts.reduce((a, b) => a + b, 0);
   }
 
-  /**
-   * Runs an exceptions script over a batch: per string, the keys' offsets and bytes, one script call per
-   * {@link CHUNK_KEYS} keys. One reply character per key, in input order.
-   */
-  private async exceptionsRun(where: string, input: readonly Key[], code: Script): Promise<string[]> {
+  /** Runs an exceptions script over a batch (every key with its k offsets): one reply character per key, in order. */
+  private exceptionsRun(where: string, input: readonly Key[], code: Script): Promise<string[]> {
     const list = keyList(where, input);
-    const { client, generation, name, keys } = this.context;
-    const k = this.context.params.hashes;
-    const sizes = this.sizes();
-    const sent = this.chunked(
-      this.locate(where, list),
+    const located = this.locate(where, list);
+    return this.exceptionsCall(
+      where,
+      list,
+      located,
       everyIndex(list.length),
+      code,
+      this.context.params.hashes,
+    );
+  }
+
+  /**
+   * Runs an exceptions script over the keys of `indexes`: per string, their bytes and their first `reads` offsets
+   * (k, or 0 for a script that reads no bits), one script call per {@link CHUNK_KEYS} keys. Returns an array of
+   * the list's length holding each of those keys' reply character at its index.
+   */
+  private async exceptionsCall(
+    where: string,
+    list: readonly Key[],
+    located: Located,
+    indexes: readonly number[],
+    code: Script,
+    reads: number,
+  ): Promise<string[]> {
+    const { client, generation, name, keys } = this.context;
+    const sizes = this.sizes();
+    const sent = commandsOf(
+      located,
+      (shard) => this.key(shard),
+      indexes,
       0,
-      k,
+      reads,
       () => ({ offsets: new PackedOffsets(), keys: new PackedKeys() }),
       (command, offset) => command.offsets.push(offset),
       (command, shard) =>
@@ -170,7 +198,7 @@ export class BitStore implements Store {
           client,
           code,
           [this.key(shard), keys.exceptions(this.sharded ? shard : undefined)],
-          [generation, sizes[shard]! * 8, k, command.offsets.buffer(), command.keys.buffer()],
+          [generation, sizes[shard]! * 8, reads, command.offsets.buffer(), command.keys.buffer()],
         ).catch((error: unknown) => {
           throw isGoneReply(error) ? filterGone(where, name, error) : error;
         }),
@@ -205,8 +233,9 @@ export class BitStore implements Store {
     const k = this.context.params.hashes;
     const sizes = this.sizes();
     const out = new Array<boolean>(list.length);
-    const sent = this.chunked(
+    const sent = commandsOf(
       this.locate(where, list),
+      (shard) => this.key(shard),
       everyIndex(list.length),
       0,
       k,
@@ -258,17 +287,15 @@ export class BitStore implements Store {
    * changes the generation, which the guard catches), so the answer is the one a single read at the second
    * command would give.
    */
-  private async hasRun(where: string, input: readonly Key[]): Promise<boolean[]> {
-    const list = keyList(where, input);
+  private async hasRun(where: string, length: number, located: Located): Promise<boolean[]> {
     const k = this.context.params.hashes;
-    const located = this.locate(where, list);
-    const out = new Array<boolean>(list.length).fill(false);
-    const onePhase = list.length <= CHUNK_KEYS || this.presentShare >= ONE_PHASE_SHARE;
+    const out = new Array<boolean>(length).fill(false);
+    const onePhase = length <= CHUNK_KEYS || this.presentShare >= ONE_PHASE_SHARE;
     const first = onePhase ? k : Math.min(FIRST_READS, k);
-    let present = await this.readPhase(where, located, everyIndex(list.length), 0, first, out);
+    let present = await this.readPhase(where, located, everyIndex(length), 0, first, out);
     if (first < k && present.length > 0)
       present = await this.readPhase(where, located, present, first, k, out);
-    if (list.length > CHUNK_KEYS) this.presentShare = present.length / list.length;
+    if (length > CHUNK_KEYS) this.presentShare = present.length / length;
     return out;
   }
 
@@ -286,8 +313,9 @@ export class BitStore implements Store {
   ): Promise<number[]> {
     const { client, generation, name } = this.context;
     const sizes = this.sizes();
-    const sent = this.chunked(
+    const sent = commandsOf(
       located,
+      (shard) => this.key(shard),
       indexes,
       from,
       to,
@@ -322,7 +350,7 @@ export class BitStore implements Store {
   private async inOrder<R, T>(
     where: string,
     length: number,
-    sent: readonly { key: string; indexes: number[]; reply: Promise<R> }[],
+    sent: readonly SentCommand<R>[],
     read: (reply: R, count: number) => T[],
   ): Promise<T[]> {
     const out = new Array<T>(length);
@@ -357,46 +385,7 @@ export class BitStore implements Store {
       }
       start += count;
     }
-    return { offsets, shards };
-  }
-
-  /**
-   * Splits keys into commands: the keys of `indexes` grouped by shard, at most {@link CHUNK_KEYS} keys per command,
-   * each command sent as soon as it is full. `start` makes a shard's command, `offset` adds one Redis bit offset to
-   * it (bits `from` to `to` of each key), `key` adds what else a key needs, `send` sends it.
-   */
-  private chunked<C, R>(
-    located: Located,
-    indexes: readonly number[],
-    from: number,
-    to: number,
-    start: (shard: number) => C,
-    offset: (command: C, offset: number) => void,
-    send: (command: C, shard: number) => Promise<R>,
-    key?: (command: C, index: number) => void,
-  ): { key: string; indexes: number[]; reply: Promise<R> }[] {
-    const k = this.context.params.hashes;
-    const { offsets, shards } = located;
-    const open = new Map<number, { indexes: number[]; command: C }>();
-    const sent: { key: string; indexes: number[]; reply: Promise<R> }[] = [];
-    const flush = (shard: number, group: { indexes: number[]; command: C }) => {
-      sent.push({ key: this.key(shard), indexes: group.indexes, reply: send(group.command, shard) });
-      open.delete(shard);
-    };
-    for (const i of indexes) {
-      const shard = shards[i]!;
-      let group = open.get(shard);
-      if (group === undefined) {
-        group = { indexes: [], command: start(shard) };
-        open.set(shard, group);
-      }
-      group.indexes.push(i);
-      key?.(group.command, i);
-      for (let h = from; h < to; h++) offset(group.command, offsets[i * k + h]!);
-      if (group.indexes.length === CHUNK_KEYS) flush(shard, group);
-    }
-    for (const [shard, group] of [...open]) flush(shard, group);
-    return sent;
+    return { offsets, shards, k };
   }
 
   /** The payload, read a few MB at a time; every string's guard is checked after its payload was read. */

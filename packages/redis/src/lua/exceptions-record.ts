@@ -272,6 +272,7 @@ local function exceptionsBatch()
   local batch = { bits = KEYS[1], set = KEYS[2], k = tonumber(ARGV[3]), offsets = unpackOffsets(ARGV[4]) }
   local items = unpackKeys(ARGV[5])
   batch.n = #items
+  batch.items = items
   batch.itemAt = function(i) return items[i] end
   return batch
 end
