@@ -2,6 +2,7 @@ import { newKernelBytes } from '@bloomkit/core/internal';
 import { mixKey, SplitMix64, slotsOf } from './fuse-hash.js';
 import { type FuseLayout, fuseLayout } from './fuse-layout.js';
 import { OUT } from './u64.js';
+import { kernelBuildSteps } from './wasm/fuse-build-steps.js';
 
 /** What a build gives: the layout, the 64-bit seed that worked (high, low), the fingerprints and the distinct keys. */
 export interface FuseBuild {
@@ -19,71 +20,152 @@ export interface FuseBuild {
 export const MAX_ATTEMPTS = 100;
 
 /**
+ * A build's tables and the four steps of one seed's attempt over them (placeInBuckets, countSlots, peel, assign),
+ * in JavaScript arrays ({@link ArraySteps}) or in fuse-build.wat's memory (wasm/fuse-build-steps.ts); both give the
+ * same bytes. `keys` holds the (low, high) words of the keys, `starts` each bucket's first entry.
+ */
+export interface BuildSteps {
+  readonly keys: Uint32Array;
+  readonly starts: Uint32Array;
+  /** Clears what an attempt wrote: the placement's first `size` entries, every count and XOR. */
+  clear(size: number): void;
+  place(size: number, blockBits: number, seedHigh: number, seedLow: number): void;
+  /** The duplicates found, or −1 when a slot's count overflowed. */
+  count(size: number): number;
+  /** How many hashes were peeled. */
+  peel(): number;
+  /** Writes the fingerprints of the `size` peeled hashes into `bytes` (zero before; u16 little-endian when wide). */
+  assign(size: number, bytes: Uint8Array, bits: 8 | 16): void;
+}
+
+/** Makes a build's steps in fuse-build.wat's memory, or undefined where it does not load or the build is too large. */
+export type KernelStepsMaker = (
+  keys: Uint32Array,
+  layout: FuseLayout,
+  block: number,
+) => BuildSteps | undefined;
+
+/**
  * Builds a binary fuse filter of `bits`-bit fingerprints from 64-bit keys, given as (low, high) u32 pairs in `keys`
  * (the little-endian words of a BigUint64Array), exactly as the reference's `binary_fuse8_populate` /
  * `binary_fuse16_populate` does (FastFilter/xor_singleheader): the same seeds in the same order, the same placement
  * of the hashes into segment buckets, the same peeling order, the same handling of duplicate keys (found while
  * counting, or by sorting and removing them when a build fails), so that the fingerprints are byte for byte the
- * reference's. `keys` is the caller's copy: it is sorted in place when duplicates make a build fail, as the
- * reference sorts its input. Returns undefined after {@link MAX_ATTEMPTS} failed seeds.
+ * reference's. `keys` is the caller's copy: it may be sorted when duplicates make a build fail, as the reference
+ * sorts its input. The steps run on fuse-build.wat where it loads (under core's one switch), else in
+ * JavaScript. Returns undefined after {@link MAX_ATTEMPTS} failed seeds.
  *
  * Temporary memory, n keys and c = arrayLength ≈ 1.125·n slots: 8(n + 1) bytes of hashes in placement order, 13c
  * (a 64-bit XOR of hashes, a count and a queue entry per slot) and n of peeling sides: about 23 bytes a key, as
- * the reference's.
+ * the reference's (and 8n more for the keys and 2c for the fingerprints in fuse-build.wat's memory).
  */
 export function populate(keys: Uint32Array, bits: 8 | 16): FuseBuild | undefined {
   let size = keys.length / 2;
   const layout = fuseLayout(size);
   const capacity = layout.arrayLength;
+  let blockBits = 1;
+  while (2 ** blockBits < layout.segmentCount) blockBits++;
+  const block = 2 ** blockBits;
+  const steps = kernelBuildSteps(keys, layout, block) ?? new ArraySteps(keys, layout, block);
   const rng = new SplitMix64();
   rng.next();
   let seedHigh = OUT[0]!;
   let seedLow = OUT[1]!;
-  // Hashes in placement order, then peeling order: (low, high) pairs, one more for the reference's sentinel.
-  const order = new Uint32Array(2 * (size + 1));
-  const alone = new Uint32Array(capacity);
-  const counts = new Uint8Array(capacity);
-  const sides = new Uint8Array(size);
-  const xors = new Uint32Array(2 * capacity);
-  let blockBits = 1;
-  while (2 ** blockBits < layout.segmentCount) blockBits++;
-  const block = 2 ** blockBits;
-  const startPos = new Uint32Array(block);
-  const slots = new Uint32Array(5);
-  order[2 * size] = 1;
   for (let attempt = 0; ; attempt++) {
     if (attempt + 1 > MAX_ATTEMPTS) return undefined;
     if (attempt > 0) {
       // A failed seed: the next one, from clean tables (the placement's first `size` entries only, as the reference).
-      order.fill(0, 0, 2 * size);
-      counts.fill(0);
-      xors.fill(0);
+      steps.clear(size);
       rng.next();
       seedHigh = OUT[0]!;
       seedLow = OUT[1]!;
     }
-    placeInBuckets(keys, size, order, startPos, blockBits, bits, seedHigh, seedLow);
-    const duplicates = countSlots(layout, order, size, counts, xors);
+    bucketStarts(steps.starts, size, blockBits, bits);
+    steps.place(size, blockBits, seedHigh, seedLow);
+    const duplicates = steps.count(size);
     if (duplicates < 0) continue;
-    const peeled = peel(layout, order, counts, xors, alone, sides, slots);
+    const peeled = steps.peel();
     if (peeled + duplicates === size) {
       size = peeled;
       break;
     }
-    if (duplicates > 0) size = sortAndRemoveDuplicates(keys, size);
+    if (duplicates > 0) size = sortAndRemoveDuplicates(steps.keys, size);
   }
   // In a kernel memory from 256 KiB (core's newKernelBytes), where the batch lookup runs on fuse.wat.
   const bytes = newKernelBytes(capacity * (bits / 8));
+  steps.assign(size, bytes, bits);
   const fingerprints = bits === 8 ? bytes : new Uint16Array(bytes.buffer, bytes.byteOffset, capacity);
-  assign(layout, order, sides, size, fingerprints, slots);
   return { layout, seedHigh, seedLow, fingerprints, bytes, keys: size };
 }
 
 /**
- * Puts each key's mixed hash into `order`, bucketed by its top `blockBits` bits: bucket b begins at
- * ⌊b·size / 2^blockBits⌋ and a full bucket spills into the next free one (the reference's counting sort, which
- * makes a key's three slots land near the previous key's). The 8-bit reference truncates b·size to 32 bits before
- * the shift, the 16-bit one after: both are kept.
+ * Bucket b of the placement begins at ⌊b·size / 2^blockBits⌋. The 8-bit reference truncates b·size to 32 bits
+ * before the shift, the 16-bit one after: both are kept.
+ */
+function bucketStarts(starts: Uint32Array, size: number, blockBits: number, bits: 8 | 16): void {
+  const shift = 2 ** blockBits;
+  for (let i = 0; i < starts.length; i++) {
+    const product = i * size; // below 2^53: i < 2^14 and size < 2^32 for every set this package builds
+    starts[i] = Math.floor((bits === 8 ? product % 2 ** 32 : product) / shift);
+  }
+}
+
+/** The steps in JavaScript typed arrays, 64-bit values as (low, high) pairs of u32. */
+class ArraySteps implements BuildSteps {
+  readonly keys: Uint32Array;
+  readonly starts: Uint32Array;
+  private readonly layout: FuseLayout;
+  /** Hashes in placement order, then peeling order: (low, high) pairs, one more for the reference's sentinel. */
+  private readonly order: Uint32Array;
+  private readonly alone: Uint32Array;
+  private readonly counts: Uint8Array;
+  private readonly sides: Uint8Array;
+  private readonly xors: Uint32Array;
+  private readonly slots = new Uint32Array(5);
+
+  constructor(keys: Uint32Array, layout: FuseLayout, block: number) {
+    const size = keys.length / 2;
+    const capacity = layout.arrayLength;
+    this.keys = keys;
+    this.layout = layout;
+    this.starts = new Uint32Array(block);
+    this.order = new Uint32Array(2 * (size + 1));
+    this.order[2 * size] = 1;
+    this.alone = new Uint32Array(capacity);
+    this.counts = new Uint8Array(capacity);
+    this.sides = new Uint8Array(size);
+    this.xors = new Uint32Array(2 * capacity);
+  }
+
+  clear(size: number): void {
+    this.order.fill(0, 0, 2 * size);
+    this.counts.fill(0);
+    this.xors.fill(0);
+  }
+
+  place(size: number, blockBits: number, seedHigh: number, seedLow: number): void {
+    placeInBuckets(this.keys, size, this.order, this.starts, blockBits, seedHigh, seedLow);
+  }
+
+  count(size: number): number {
+    return countSlots(this.layout, this.order, size, this.counts, this.xors);
+  }
+
+  peel(): number {
+    return peel(this.layout, this.order, this.counts, this.xors, this.alone, this.sides, this.slots);
+  }
+
+  assign(size: number, bytes: Uint8Array, bits: 8 | 16): void {
+    const fingerprints =
+      bits === 8 ? bytes : new Uint16Array(bytes.buffer, bytes.byteOffset, this.layout.arrayLength);
+    assign(this.layout, this.order, this.sides, size, fingerprints, this.slots);
+  }
+}
+
+/**
+ * Puts each key's mixed hash into `order`, bucketed by its top `blockBits` bits: bucket b begins at `starts[b]`
+ * ({@link bucketStarts}) and a full bucket spills into the next free one (the reference's counting sort, which makes
+ * a key's three slots land near the previous key's).
  */
 function placeInBuckets(
   keys: Uint32Array,
@@ -91,17 +173,10 @@ function placeInBuckets(
   order: Uint32Array,
   startPos: Uint32Array,
   blockBits: number,
-  bits: 8 | 16,
   seedHigh: number,
   seedLow: number,
 ): void {
-  const block = startPos.length;
-  const shift = 2 ** blockBits;
-  for (let i = 0; i < block; i++) {
-    const product = i * size; // below 2^53: i < 2^14 and size < 2^32 for every set this package builds
-    startPos[i] = Math.floor((bits === 8 ? product % 2 ** 32 : product) / shift);
-  }
-  const mask = block - 1;
+  const mask = startPos.length - 1;
   for (let i = 0; i < size; i++) {
     mixKey(keys[2 * i + 1]! | 0, keys[2 * i]! | 0, seedHigh, seedLow);
     const high = OUT[0]!;
