@@ -67,6 +67,15 @@ describe('the fuse batch kernel', () => {
           const expected = Array.from({ length: keys }, (_, j) =>
             probe.contains(hashes[4 * j + 1]!, hashes[4 * j]!) ? 1 : 0,
           );
+          // FuseProbe.contains writes fuse-hash.ts's arithmetic out: the same answers as mixKey and slotsOf.
+          const rule = Array.from({ length: keys }, (_, j) => {
+            mixKey(hashes[4 * j + 1]!, hashes[4 * j]!, seedHigh, seedLow);
+            const [high, low] = [OUT[0]!, OUT[1]!];
+            slotsOf(layout, high, low, slots);
+            const xor = fingerprints[slots[0]!]! ^ fingerprints[slots[1]!]! ^ fingerprints[slots[2]!]!;
+            return ((low ^ high) & mask) === xor ? 1 : 0;
+          });
+          expect(expected).toEqual(rule);
           expect(planted.length).toBeGreaterThan(0);
           expect(planted.filter((j) => expected[j] === 0)).toEqual([]);
           const kernel = new Uint8Array(keys);
