@@ -173,7 +173,7 @@ async function visitAnswers(
 
 describe('the blacklist scenario in Redis: 10^6 unsafe URLs at p = 10^-4, 10^7 good URLs', () => {
   it(
-    'blocks every blacklisted URL and no good one once the flagged good URLs are exceptions',
+    'blocks every blacklisted URL and no good one once the flagged good URLs are exceptions (each flagged one and 10^6 others asked again)',
     { timeout: 900_000 },
     async () => {
       const remote = await RedisBloomFilter.create(single, 'blacklist', {
@@ -189,18 +189,24 @@ describe('the blacklist scenario in Redis: 10^6 unsafe URLs at p = 10^-4, 10^7 g
         await remote.addMany(chunk);
       }
       // The crawl, in Redis: lookups of 10^7 good URLs, and an exception for each one flagged.
-      let flagged = 0;
+      const flaggedKeys: string[] = [];
       await visitAnswers(remote, 10_000_000, 'good', 2, async (chunk, answers) => {
         const hits = chunk.filter((_, i) => answers[i]);
-        flagged += hits.length;
+        flaggedKeys.push(...hits);
         if (hits.length > 0) expect((await remote.addExceptions(hits)).every(Boolean)).toBe(true);
         for (const key of hits) local.addException(key);
       });
+      const flagged = flaggedKeys.length;
       expect(flagged).toBeGreaterThan(500);
       expect(await remote.exceptionCount()).toBe(flagged);
       console.log(`blacklist in Redis: ${flagged} exceptions for 10^7 good URLs`);
+      // Asked again: every flagged URL, now absent, and the first 10^6 good URLs. (The other 9·10^6 were answered
+      // absent and no bit was set since; the export below is the local file byte for byte, which
+      // @bloomkit/exceptions' test/blacklist.spec.ts asks about all 10^7.) Beside CPU-bound work a second pass over
+      // all 10^7 made this test 375 s of its 900.
+      expect(await remote.hasMany(flaggedKeys)).toEqual(flaggedKeys.map(() => false));
       let present = 0;
-      await visitAnswers(remote, 10_000_000, 'good', 2, (_, answers) => {
+      await visitAnswers(remote, 1_000_000, 'good', 2, (_, answers) => {
         present += answers.filter(Boolean).length;
       });
       expect(present).toBe(0);
