@@ -129,8 +129,8 @@ export class BinaryFuseFilter {
     }
     const bits = fingerprintBitsOf(where, options?.fingerprintBits);
     checkCount(where, hashes.length);
-    const words = new Uint32Array(2 * hashes.length);
-    words.set(new Uint32Array(hashes.buffer, hashes.byteOffset, 2 * hashes.length));
+    // The caller's words, read only: the build's steps copy them (populate).
+    const words = new Uint32Array(hashes.buffer, hashes.byteOffset, 2 * hashes.length);
     return BinaryFuseFilter.fromWords(where, words, bits, 0, true);
   }
 
@@ -156,8 +156,8 @@ export class BinaryFuseFilter {
     const bits = fingerprintBitsOf(where, options?.fingerprintBits);
     const seed = resolveSeed(where, options?.seed);
     checkCount(where, hashes.length);
-    const words = new Uint32Array(2 * hashes.length);
-    words.set(new Uint32Array(hashes.buffer, hashes.byteOffset, 2 * hashes.length));
+    // The caller's words, read only: the build's steps copy them (populate).
+    const words = new Uint32Array(hashes.buffer, hashes.byteOffset, 2 * hashes.length);
     return BinaryFuseFilter.fromWords(where, words, bits, seed, false);
   }
 

@@ -51,8 +51,8 @@ export type KernelStepsMaker = (
  * `binary_fuse16_populate` does (FastFilter/xor_singleheader): the same seeds in the same order, the same placement
  * of the hashes into segment buckets, the same peeling order, the same handling of duplicate keys (found while
  * counting, or by sorting and removing them when a build fails), so that the fingerprints are byte for byte the
- * reference's. `keys` is the caller's copy: it may be sorted when duplicates make a build fail, as the reference
- * sorts its input. The steps run on fuse-build.wat where it loads (under core's one switch), else in
+ * reference's. `keys` is only read: each kind of steps builds from its own copy (sorted when duplicates make a
+ * build fail, as the reference sorts its input), so the caller's array is left as it was. The steps run on fuse-build.wat where it loads (under core's one switch), else in
  * JavaScript. Returns undefined after {@link MAX_ATTEMPTS} failed seeds.
  *
  * Temporary memory, n keys and c = arrayLength ≈ 1.125·n slots: 8(n + 1) bytes of hashes in placement order, 13c
@@ -126,7 +126,7 @@ class ArraySteps implements BuildSteps {
   constructor(keys: Uint32Array, layout: FuseLayout, block: number) {
     const size = keys.length / 2;
     const capacity = layout.arrayLength;
-    this.keys = keys;
+    this.keys = keys.slice();
     this.layout = layout;
     this.starts = new Uint32Array(block);
     this.order = new Uint32Array(2 * (size + 1));
