@@ -20,10 +20,10 @@ import {
 } from '@bloomkit/core/internal';
 import { batchHashes, checkHashBatch, hashBatch, hashInto, keyList } from '@bloomkit/core/kit';
 import { CapacityError } from './capacity-error.js';
+import { CuckooAdder } from './cuckoo-adder.js';
 import { type CuckooParams, cuckooKind, writeParams } from './cuckoo-codec.js';
 import { cuckooFacts } from './cuckoo-facts.js';
 import { readCuckooFile, syncCuckooFile } from './cuckoo-file.js';
-import { fingerprintOf, firstBucket, otherBucket } from './cuckoo-hash.js';
 import { CuckooProbe } from './cuckoo-probe.js';
 import { type BucketSize, MAX_KICKS, planShape, rateAt } from './cuckoo-shape.js';
 import { CuckooWalk } from './cuckoo-walk.js';
@@ -81,7 +81,7 @@ export class CuckooFilter {
   private readonly table: SlotTable;
   private readonly walk: CuckooWalk;
   private readonly probe: CuckooProbe;
-  private readonly modulus: number;
+  private readonly adder: CuckooAdder;
   private readonly hash = new Int32Array(4);
   /** The file the table is a view of, when read in place (see {@link syncBytes}). */
   private readonly inPlace: Uint8Array | undefined;
@@ -97,9 +97,17 @@ export class CuckooFilter {
     this.held = params.held;
     this.made = params;
     this.table = table;
-    this.modulus = 2 ** params.fingerprintBits - 1;
     this.walk = new CuckooWalk(table, params.bucketSize, params.buckets, params.maxKicks);
     this.probe = new CuckooProbe(table, params.buckets, params.bucketSize);
+    this.adder = new CuckooAdder(
+      table,
+      this.walk,
+      this.probe,
+      params.buckets,
+      params.bucketSize,
+      params.capacity,
+      `${NAME}.add`,
+    );
     this.inPlace = inPlace;
   }
 
@@ -192,8 +200,7 @@ export class CuckooFilter {
 
   /** `add` for a key already hashed with this filter's seed (h1..h4 at hash[at .. at + 3], as `hashInto` writes). */
   addHash(hash: Int32Array, at = 0): boolean {
-    this.walk.beginOne();
-    const fresh = this.insert(hash, at);
+    const fresh = this.adder.one(hash, at, this.held);
     this.held++;
     return fresh;
   }
@@ -212,33 +219,6 @@ export class CuckooFilter {
     return true;
   }
 
-  /** Places one copy of the hashed key; true when it was absent before. CapacityError, the walk undone, if no room. */
-  private insert(hash: Int32Array, at: number): boolean {
-    const fp = fingerprintOf(hash[at + 1]!, this.modulus);
-    const i1 = firstBucket(hash[at]!, this.buckets);
-    const i2 = otherBucket(i1, fp, this.buckets);
-    const b = this.bucketSize;
-    const table = this.table;
-    // One pass a bucket: whether fp is there already, and the first empty slot (step 1 of FORMAT §3.9's add).
-    const empty1 = table.scan(i1, b, fp);
-    const seen1 = table.sawFingerprint;
-    const empty2 = i2 === i1 ? empty1 : table.scan(i2, b, fp);
-    const fresh = !seen1 && !table.sawFingerprint;
-    if (empty1 >= 0) this.walk.placeAt(empty1, fp);
-    else if (empty2 >= 0) this.walk.placeAt(empty2, fp);
-    else this.kickOrRefuse(fp, i1, i2, hash[at + 2]!);
-    return fresh;
-  }
-
-  /** Step 2 of the add, both buckets full: the walk, or a CapacityError with the walk undone. */
-  private kickOrRefuse(fp: number, i1: number, i2: number, r: number): void {
-    if (this.walk.kick(fp, i1, i2, r)) return;
-    this.walk.undo();
-    throw new CapacityError(
-      `${NAME}.add: no room for the key after ${this.maxKicks} kicks (${this.held} of ${this.table.slots} slots hold fingerprints, capacity ${this.capacity}); nothing was changed`,
-    );
-  }
-
   /**
    * Adds each key in order (a copy each, as `add`); returns how many were absent before their add. Whole or
    * nothing: the keys are all checked first, and a CapacityError takes back every key of the call.
@@ -246,16 +226,16 @@ export class CuckooFilter {
   addAll(keys: Iterable<Key>): number {
     const where = `${NAME}.addAll`;
     const list = keyList(where, keys);
-    this.walk.begin();
+    this.adder.begin();
     let fresh = 0;
     try {
       for (let start = 0; start < list.length; ) {
         const count = hashBatch(list, start, this.seed, where);
-        fresh += this.insertRun(batchHashes(), count, undefined);
+        fresh += this.adder.add(batchHashes(), count, undefined, this.held);
         start += count;
       }
     } catch (error) {
-      this.walk.undo();
+      this.adder.undo();
       throw error;
     }
     this.held += list.length;
@@ -268,26 +248,8 @@ export class CuckooFilter {
    */
   addHashes(hashes: Int32Array, count: number, answers?: Uint8Array): number {
     checkHashBatch(`${NAME}.addHashes`, hashes, count, answers, false);
-    this.walk.begin();
-    let fresh: number;
-    try {
-      fresh = this.insertRun(hashes, count, answers);
-    } catch (error) {
-      this.walk.undo();
-      throw error;
-    }
+    const fresh = this.adder.run(hashes, count, answers, this.held);
     this.held += count;
-    return fresh;
-  }
-
-  /** Places `count` hashed keys in order (the log kept for the caller's undo); returns how many were absent. */
-  private insertRun(hashes: Int32Array, count: number, answers: Uint8Array | undefined): number {
-    let fresh = 0;
-    for (let j = 0; j < count; j++) {
-      const yes = this.insert(hashes, 4 * j);
-      if (yes) fresh++;
-      if (answers !== undefined) answers[j] = yes ? 1 : 0;
-    }
     return fresh;
   }
 

@@ -6,22 +6,23 @@ import { type CuckooKernel, cuckooKernel } from './wasm/cuckoo-instance.js';
 /**
  * A cuckoo filter's reads of keys already hashed (h1..h4 as `hashInto` writes them): whether one may be in
  * ({@link mayHold}), where its first copy is ({@link slotOf}, for a delete), how many copies it has
- * ({@link copiesOf}); and the batch lookup ({@link run}), which runs cuckoo.wat instead where the table lies in a
- * kernel memory and core's switch is 'auto' (the one choice every kind's batches make).
+ * ({@link copiesOf}); the batch lookup ({@link run}); and an add's first step on the kernel ({@link placeFirst}).
+ * The lookups and that step run cuckoo.wat where the table lies in a kernel memory and core's switch is 'auto' (the
+ * one choice every kind's batches make), else JavaScript (cuckoo-hash.ts, slot-table.ts).
  */
 export class CuckooProbe {
   private readonly table: SlotTable;
   private readonly buckets: number;
   private readonly size: number;
   private readonly modulus: number;
-  private readonly kernel: KernelChoice<CuckooKernel>;
+  private readonly kernel_: KernelChoice<CuckooKernel>;
 
   constructor(table: SlotTable, buckets: number, size: number) {
     this.table = table;
     this.buckets = buckets;
     this.size = size;
     this.modulus = 2 ** table.fingerprintBits - 1;
-    this.kernel = new KernelChoice(() => cuckooKernel(table.bytes));
+    this.kernel_ = new KernelChoice(() => cuckooKernel(table.bytes));
   }
 
   /**
@@ -29,9 +30,47 @@ export class CuckooProbe {
    * (docs/FORMAT.md §3.9; cuckoo-hash.ts), both read whole with no branch on their slots.
    */
   mayHold(hash: Int32Array, at: number): boolean {
+    const kernel = this.kernel_.get();
+    if (kernel !== null) {
+      const table = this.table;
+      return (
+        kernel.holds(
+          hash[at]!,
+          hash[at + 1]!,
+          this.buckets,
+          this.size,
+          table.fingerprintBits,
+          kernel.table,
+        ) === 1
+      );
+    }
+    return this.javascriptMayHold(hash, at);
+  }
+
+  /** {@link mayHold} in JavaScript. */
+  javascriptMayHold(hash: Int32Array, at: number): boolean {
     const fp = fingerprintOf(hash[at + 1]!, this.modulus);
     const i1 = firstBucket(hash[at]!, this.buckets);
     return this.table.holdsEither(i1, otherBucket(i1, fp, this.buckets), this.size, fp);
+  }
+
+  /** The table's kernel for this call (cuckoo.wat over its kernel memory), or null for the JavaScript path. */
+  kernel(): CuckooKernel | null {
+    return this.kernel_.get();
+  }
+
+  /**
+   * Step 1 of adding the hashed key (cuckoo-walk.ts) on cuckoo.wat: its fingerprint into the first empty slot of
+   * its first bucket, else of its other one. Bit 0 of the result is set when it was placed (else nothing was written:
+   * both buckets are full), bit 1 when neither bucket held the fingerprint before; −1, nothing done, where the table
+   * is not on the kernel (the caller then takes the JavaScript path). The write is not logged: for an add that a
+   * walk's failure alone can take back.
+   */
+  placeFirst(hash: Int32Array, at: number): number {
+    const kernel = this.kernel_.get();
+    if (kernel === null) return -1;
+    const f = this.table.fingerprintBits;
+    return kernel.place(hash[at]!, hash[at + 1]!, this.buckets, this.size, f, kernel.table);
   }
 
   /** The first slot holding the hashed key's fingerprint, in its first bucket and then its other one; else −1. */
@@ -56,9 +95,9 @@ export class CuckooProbe {
    * On cuckoo.wat its calls of `keysPerCall` keys each copy their hashes into the kernel's scratch first.
    */
   run(hashes: Int32Array, count: number, answers: Uint8Array, to = 0): void {
-    const kernel = this.kernel.get();
+    const kernel = this.kernel_.get();
     if (kernel === null) {
-      for (let j = 0; j < count; j++) answers[to + j] = this.mayHold(hashes, 4 * j) ? 1 : 0;
+      for (let j = 0; j < count; j++) answers[to + j] = this.javascriptMayHold(hashes, 4 * j) ? 1 : 0;
       return;
     }
     const f = this.table.fingerprintBits;

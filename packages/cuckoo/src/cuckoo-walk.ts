@@ -20,7 +20,8 @@ export class CuckooWalk {
     private readonly table: SlotTable,
     private readonly bucketSize: number,
     private readonly buckets: number,
-    private readonly maxKicks: number,
+    /** The longest walk before an add gives up. */
+    readonly maxKicks: number,
   ) {}
 
   /** Whether slots filled by {@link placeAt} are logged: in a batch, which a later key's refusal takes back whole. */
@@ -72,6 +73,13 @@ export class CuckooWalk {
     return true;
   }
 
+  /** Logs a fill of the empty slot `slot` that the kernel wrote (cuckoo.wat's placeRun), for {@link undo}. */
+  logPlaced(slot: number): void {
+    if (this.logged + 2 > this.log.length) this.grow();
+    this.log[this.logged++] = slot;
+    this.log[this.logged++] = 0;
+  }
+
   /** Writes `fp` into the empty slot `slot`, logged in a batch. */
   placeAt(slot: number, fp: number): void {
     if (this.batch) this.write(slot, 0, fp);
@@ -113,14 +121,16 @@ export class CuckooWalk {
   }
 
   private write(slot: number, old: number, value: number): void {
-    if (this.logged + 2 > this.log.length) {
-      const grown = new Float64Array(this.log.length * 2);
-      grown.set(this.log);
-      this.log = grown;
-    }
+    if (this.logged + 2 > this.log.length) this.grow();
     this.log[this.logged++] = slot;
     this.log[this.logged++] = old;
     this.table.set(slot, value);
+  }
+
+  private grow(): void {
+    const grown = new Float64Array(this.log.length * 2);
+    grown.set(this.log);
+    this.log = grown;
   }
 
   private undoTo(start: number): void {

@@ -1,6 +1,13 @@
 import { newKernelBytes } from '@bloomkit/core/internal';
 
 /**
+ * Bytes after the payload of a table this file allocates (zeros): the three a slot's word needs, and the eight that
+ * cuckoo.wat reads from a bucket's first byte when it reads the bucket as one 64-bit word (a kernel table is always
+ * one of these; a table read in place has the file's checksum after it, three bytes and more).
+ */
+const OWN_TAIL = 8;
+
+/**
  * The cuckoo table's storage (docs/FORMAT.md §3.9): `buckets × bucketSize` slots of `fingerprintBits` bits each,
  * packed most significant bit first, as Redis's BITFIELD numbers bits: slot j holds bits [j·f, (j + 1)·f) of the
  * payload, bit i being bit 7 − (i mod 8) of byte ⌊i / 8⌋, and a slot's first bit its most significant. 0 is an
@@ -13,7 +20,7 @@ import { newKernelBytes } from '@bloomkit/core/internal';
  * (so the bytes after the payload, a checksum included, keep their values).
  */
 export class SlotTable {
-  /** The payload with at least three readable bytes after it: `bytes.length ≥ payloadBytes + 3`. */
+  /** The payload with at least three readable bytes after it (eight in a table this file made). */
   readonly bytes: Uint8Array;
   readonly payloadBytes: number;
   readonly fingerprintBits: number;
@@ -41,17 +48,13 @@ export class SlotTable {
    */
   static empty(slots: number, bits: number): SlotTable {
     const payloadBytes = SlotTable.payloadBytesOf(slots, bits);
-    return new SlotTable(newKernelBytes(payloadBytes + 3), payloadBytes, bits, slots);
+    return new SlotTable(newKernelBytes(payloadBytes + OWN_TAIL), payloadBytes, bits, slots);
   }
 
-  /** An independent copy (in a kernel memory as {@link empty} places one). */
+  /** An independent copy (in a kernel memory as {@link empty} places one, with its tail of zeros). */
   copy(): SlotTable {
-    return new SlotTable(
-      newKernelBytes(this.bytes.length, this.bytes),
-      this.payloadBytes,
-      this.fingerprintBits,
-      this.slots,
-    );
+    const bytes = newKernelBytes(this.payloadBytes + OWN_TAIL, [this.payload(), new Uint8Array(OWN_TAIL)]);
+    return new SlotTable(bytes, this.payloadBytes, this.fingerprintBits, this.slots);
   }
 
   /** True when both payloads hold the same bytes. */

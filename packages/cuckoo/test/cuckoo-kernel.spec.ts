@@ -1,11 +1,12 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { depth, prng, urlKeys } from '@bloomkit/testkit';
+import { hashInto } from '@bloomkit/core/kit';
+import { depth, prng, urlKeys, yieldToRunner } from '@bloomkit/testkit';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setKernelBackend } from '../../core/src/kernel/backend.js';
 import { CuckooProbe } from '../src/cuckoo-probe.js';
-import { CuckooFilter } from '../src/index.js';
+import { CapacityError, CuckooFilter } from '../src/index.js';
 import { SlotTable } from '../src/slot-table.js';
 import { cuckooKernel } from '../src/wasm/cuckoo-instance.js';
 
@@ -13,10 +14,11 @@ import { cuckooKernel } from '../src/wasm/cuckoo-instance.js';
 const KERNEL_FROM_BYTES = 256 * 1024;
 
 /**
- * cuckoo.wat against the JavaScript rule (CuckooProbe.mayHold: cuckoo-hash.ts and SlotTable.holdsEither), over
- * tables of every shape the format allows, half of the keys planted so that they are present.
+ * cuckoo.wat against the JavaScript rule (CuckooProbe.javascriptMayHold: cuckoo-hash.ts and SlotTable.holdsEither;
+ * an add's steps in cuckoo-walk.ts), over tables of every shape the format allows, half of the keys planted so that
+ * they are present.
  */
-describe('the cuckoo batch kernel', () => {
+describe('the cuckoo kernel', () => {
   afterEach(() => setKernelBackend('auto'));
 
   it('answers as the JavaScript rule for every fingerprint width and bucket size', () => {
@@ -53,7 +55,12 @@ describe('the cuckoo batch kernel', () => {
             table.set(slot, fp);
             planted.push(j);
           }
+          // One key at a time on cuckoo.wat's `holds` (the table lies in a kernel memory) and in JavaScript.
           const expected = Array.from({ length: keys }, (_, j) => (probe.mayHold(hashes, 4 * j) ? 1 : 0));
+          const written = Array.from({ length: keys }, (_, j) =>
+            probe.javascriptMayHold(hashes, 4 * j) ? 1 : 0,
+          );
+          expect(written).toEqual(expected);
           expect(planted.filter((j) => expected[j] === 0)).toEqual([]);
           const kernel = new Uint8Array(keys + 3);
           probe.run(hashes, keys, kernel, 3);
@@ -67,6 +74,88 @@ describe('the cuckoo batch kernel', () => {
       ),
       { numRuns: depth(40) },
     );
+  });
+
+  it('places keys as JavaScript adds them, slot for slot, to the first refusal, for every bucket size', async () => {
+    for (const [bucketSize, fpr, seed] of [
+      [2, 0.01, 1],
+      [4, 0.01, 2],
+      [8, 0.01, 3],
+      [2, 1e-5, 4],
+      [4, 0.001, 5],
+      [8, 1e-5, 6],
+    ] as const) {
+      // The smallest capacity whose table goes into a kernel memory at this rate, plus a few keys.
+      let capacity = 20_000;
+      while (CuckooFilter.create(capacity, fpr, { bucketSize }).bits / 8 < KERNEL_FROM_BYTES) capacity *= 2;
+      capacity += 1000 * seed;
+      const kernel = CuckooFilter.create(capacity, fpr, { bucketSize, seed });
+      const script = CuckooFilter.create(capacity, fpr, { bucketSize, seed });
+      // Keys past capacity, one in 97 a second copy of the key before it (no longer "absent before").
+      const keys = urlKeys(Math.ceil(capacity * 1.2), `place-${seed}`);
+      for (let i = 97; i < keys.length; i += 97) keys[i] = keys[i - 1]!;
+      let refused = -1;
+      for (let i = 0; i < keys.length && refused < 0; i++) {
+        const onKernel = attempt(() => kernel.add(keys[i]!));
+        setKernelBackend('javascript');
+        const onScript = attempt(() => script.add(keys[i]!));
+        setKernelBackend('auto');
+        if (onKernel !== onScript) expect({ key: i, onKernel }).toEqual({ key: i, onKernel: onScript });
+        if (onKernel === 'refused') refused = i;
+      }
+      expect(refused).toBeGreaterThan(capacity * 0.9);
+      expect(kernel.size).toBe(script.size);
+      expect(kernel.serialize()).toEqual(script.serialize());
+      await yieldToRunner();
+    }
+  });
+
+  it('adds batches as JavaScript does, walks and whole-batch refusals included, for every bucket size', async () => {
+    for (const [bucketSize, fpr, seed] of [
+      [2, 0.01, 11],
+      [4, 0.001, 12],
+      [8, 1e-5, 13],
+    ] as const) {
+      let capacity = 20_000;
+      while (CuckooFilter.create(capacity, fpr, { bucketSize }).bits / 8 < KERNEL_FROM_BYTES) capacity *= 2;
+      const kernel = CuckooFilter.create(capacity, fpr, { bucketSize, seed });
+      const script = CuckooFilter.create(capacity, fpr, { bucketSize, seed });
+      const keys = urlKeys(Math.ceil(capacity * 1.1), `place-run-${seed}`);
+      for (let i = 97; i < keys.length; i += 97) keys[i] = keys[i - 1]!;
+      const hashes = new Int32Array(4 * keys.length);
+      for (let i = 0; i < keys.length; i++) hashInto(keys[i]!, seed, hashes, 'test', 4 * i);
+      // Batches of 3,000 keys (more than a kernel call's 1,024), to the first refused one and past it.
+      let refusals = 0;
+      for (let start = 0; start < keys.length; start += 3000) {
+        const count = Math.min(3000, keys.length - start);
+        const batch = hashes.subarray(4 * start, 4 * (start + count));
+        const before = kernel.serialize();
+        const answers = [new Uint8Array(count), new Uint8Array(count)];
+        const onKernel = attempt(() => kernel.addHashes(batch, count, answers[0]) >= 0);
+        setKernelBackend('javascript');
+        const onScript = attempt(() => script.addHashes(batch, count, answers[1]) >= 0);
+        setKernelBackend('auto');
+        expect({ start, onKernel }).toEqual({ start, onKernel: onScript });
+        if (onKernel === 'refused') {
+          refusals++;
+          expect(kernel.serialize()).toEqual(before);
+        } else {
+          expect(answers[0]).toEqual(answers[1]);
+        }
+        expect(kernel.size).toBe(script.size);
+      }
+      expect(refusals).toBeGreaterThan(0);
+      expect(kernel.serialize()).toEqual(script.serialize());
+      // addAll of strings takes the same path a hashed batch at a time.
+      const again = CuckooFilter.create(capacity, fpr, { bucketSize, seed });
+      again.addAll(keys.slice(0, Math.floor(capacity * 0.9)));
+      setKernelBackend('javascript');
+      const againScript = CuckooFilter.create(capacity, fpr, { bucketSize, seed });
+      againScript.addAll(keys.slice(0, Math.floor(capacity * 0.9)));
+      setKernelBackend('auto');
+      expect(again.serialize()).toEqual(againScript.serialize());
+      await yieldToRunner();
+    }
   });
 
   it('gives a filter of 256 KiB and more the same hasMany on WebAssembly, on JavaScript and key by key', () => {
@@ -85,6 +174,16 @@ describe('the cuckoo batch kernel', () => {
     expect(single.slice(0, 20_000).every(Boolean)).toBe(true);
   });
 });
+
+/** What an add answered, or 'refused' for a CapacityError. */
+function attempt(add: () => boolean): boolean | 'refused' {
+  try {
+    return add();
+  } catch (error) {
+    if (error instanceof CapacityError) return 'refused';
+    throw error;
+  }
+}
 
 describe('a cuckoo filter in a kernel memory', () => {
   it('keeps the bytes of parts a caller holds after the filter itself is gone', async () => {

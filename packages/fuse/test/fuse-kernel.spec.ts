@@ -16,10 +16,10 @@ import { fuseKernel } from '../src/wasm/fuse-instance.js';
 const KERNEL_FROM_BYTES = 256 * 1024;
 
 /**
- * fuse.wat against the JavaScript rule (FuseProbe.contains: fuse-hash.ts and u64.ts), over random fingerprints of
- * both widths, every seed and layouts of many sizes.
+ * fuse.wat (its batch `probe` and its one-key `contains`) against the JavaScript rule (FuseProbe.javascriptContains,
+ * fuse-hash.ts and u64.ts), over random fingerprints of both widths, every seed and layouts of many sizes.
  */
-describe('the fuse batch kernel', () => {
+describe('the fuse kernel', () => {
   afterEach(() => setKernelBackend('auto'));
 
   it('answers as the JavaScript rule for 8- and 16-bit fingerprints, any seed and layout', () => {
@@ -64,10 +64,14 @@ describe('the fuse batch kernel', () => {
             planted.push(j);
           }
           const probe = new FuseProbe(layout, seedHigh, seedLow, fingerprints, bytes);
+          // One key at a time: fuse.wat's `contains` (the fingerprints lie in a kernel memory) and the JavaScript copy.
           const expected = Array.from({ length: keys }, (_, j) =>
             probe.contains(hashes[4 * j + 1]!, hashes[4 * j]!) ? 1 : 0,
           );
-          // FuseProbe.contains writes fuse-hash.ts's arithmetic out: the same answers as mixKey and slotsOf.
+          const written = Array.from({ length: keys }, (_, j) =>
+            probe.javascriptContains(hashes[4 * j + 1]!, hashes[4 * j]!) ? 1 : 0,
+          );
+          // Both give the answers of mixKey and slotsOf (FuseProbe.javascriptContains writes their arithmetic out).
           const rule = Array.from({ length: keys }, (_, j) => {
             mixKey(hashes[4 * j + 1]!, hashes[4 * j]!, seedHigh, seedLow);
             const [high, low] = [OUT[0]!, OUT[1]!];
@@ -75,6 +79,7 @@ describe('the fuse batch kernel', () => {
             const xor = fingerprints[slots[0]!]! ^ fingerprints[slots[1]!]! ^ fingerprints[slots[2]!]!;
             return ((low ^ high) & mask) === xor ? 1 : 0;
           });
+          expect(written).toEqual(rule);
           expect(expected).toEqual(rule);
           expect(planted.length).toBeGreaterThan(0);
           expect(planted.filter((j) => expected[j] === 0)).toEqual([]);
@@ -106,12 +111,15 @@ describe('the fuse batch kernel', () => {
       expect(filter.hasMany(probes)).toEqual(single);
       expect(filter.clone().hasMany(probes)).toEqual(single);
       // Read in place (the default) the bytes are the caller's, outside any kernel memory: the JavaScript path.
-      expect(BinaryFuseFilter.deserialize(filter.serialize()).hasMany(probes)).toEqual(single);
+      const inPlace = BinaryFuseFilter.deserialize(filter.serialize());
+      expect(inPlace.hasMany(probes)).toEqual(single);
+      expect(probes.map((key) => inPlace.has(key))).toEqual(single);
       expect(BinaryFuseFilter.deserialize(filter.serialize(), { copy: true }).hasMany(probes)).toEqual(
         single,
       );
       setKernelBackend('javascript');
       expect(filter.hasMany(probes)).toEqual(single);
+      expect(probes.map((key) => filter.has(key))).toEqual(single);
       setKernelBackend('auto');
     }
   });

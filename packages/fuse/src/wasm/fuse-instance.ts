@@ -20,6 +20,23 @@ export interface FuseKernel extends KernelScratch {
     segmentLengthMask: number,
     wide: number,
   ): number;
+  /**
+   * 1 when the one key high:low may be in the filter, else 0: fuse.wat's `contains`, called as it is exported (its
+   * last argument {@link table}, not the `bits` global, so a lookup is one call).
+   */
+  readonly contains: (
+    high: number,
+    low: number,
+    seedHigh: number,
+    seedLow: number,
+    segmentCountLength: number,
+    segmentLength: number,
+    segmentLengthMask: number,
+    wide: number,
+    table: number,
+  ) => number;
+  /** Where the filter's fingerprints start in the kernel memory: `contains`' last argument. */
+  readonly table: number;
 }
 
 /**
@@ -35,5 +52,7 @@ export function fuseKernel(fingerprints: Uint8Array): FuseKernel | undefined {
     answers: instance.answers,
     keysPerCall: instance.answers.length,
     probe: KindKernelModule.entry(instance, 'probe'),
+    contains: instance.exports.contains as FuseKernel['contains'],
+    table: instance.offset,
   };
 }
