@@ -154,6 +154,14 @@ function speedGoals(measurements: readonly Measurement[], n: number): (GoalResul
       detail: `hasMany ${fmt(cuckooBatch)}`,
     });
   }
+  const cuckooAddAll = spread(measurements, 'bloomkit-cuckoo', 'bloomfilter', n, 'batchAddOps', 'addOps');
+  if (cuckooAddAll !== undefined) {
+    out.push({
+      goal: `cuckoo addAll ≥ 2× bloomfilter's add (n = ${n})`,
+      met: cuckooAddAll.median >= 2,
+      detail: `addAll ${fmt(cuckooAddAll)}`,
+    });
+  }
   out.push(...fuseGoals(measurements, n));
   const batchAdd = spread(measurements, 'bloomkit-blocked', 'bloomfilter', n, 'batchAddOps', 'addOps');
   const batchHas = spread(measurements, 'bloomkit-blocked', 'bloomfilter', n, 'batchHasOps', 'hasHitOps');

@@ -6,9 +6,9 @@ import type { SlotTable } from './slot-table.js';
 
 /**
  * A cuckoo filter's adds of keys already hashed (docs/FORMAT.md §3.9, "Adding"): step 1, the first empty slot of
- * the key's buckets, on cuckoo.wat where the table lies in a kernel memory and core's switch is 'auto' (one call a
- * key, or a call a batch of `keysPerCall` keys), else in JavaScript (slot-table.ts); step 2, the walk when both
- * buckets are full, always in JavaScript (cuckoo-walk.ts, with its undo log). Either way the same bytes
+ * the key's buckets, and step 2, the walk when both are full, with an undo log (cuckoo-walk.ts). Where the table
+ * lies in a kernel memory and core's switch is 'auto', cuckoo.wat takes a single add's step 1 (its walk here) and
+ * a batch's both steps, a call of up to `keysPerCall` keys (its log copied into the walk's); else JavaScript. Either way the same bytes
  * (test/cuckoo-kernel.spec.ts). A key that finds no room is a CapacityError with nothing changed: the walk undone,
  * and in a batch every key of the call taken back.
  */
@@ -64,25 +64,25 @@ export class CuckooAdder {
   }
 
   /**
-   * Adds `count` hashed keys in order within a batch, logged: on cuckoo.wat's `placeRun` a call at a time, each walk
-   * in between here. `answers[j]` 1 when key j was absent before; returns how many were.
+   * Adds `count` hashed keys in order within a batch, logged: on cuckoo.wat's `placeRun` a call at a time (its
+   * walks too, its log copied into the walk's after each call), a key it stops at here. `answers[j]` 1 when key j was absent before; returns how many were.
    */
   add(hashes: Int32Array, count: number, answers: Uint8Array | undefined, held: number): number {
     const kernel = this.probe.kernel();
     if (kernel === null) return this.insertEach(hashes, 0, count, answers, held);
     const f = this.table.fingerprintBits;
+    const maxKicks = this.walk.maxKicks;
     let fresh = 0;
     for (let done = 0; done < count; done += kernel.keysPerCall) {
       const n = Math.min(kernel.keysPerCall, count - done);
       kernel.hashes.set(hashes.subarray(4 * done, 4 * (done + n)));
       for (let from = 0; from < n; ) {
-        const stop = kernel.placeRun(from, n, this.buckets, this.bucketSize, f);
-        for (let j = from; j < stop; j++) {
-          this.walk.logPlaced(kernel.placed[j]!);
-          fresh += kernel.answers[j]!;
-        }
+        kernel.logCount[0] = 0;
+        const stop = kernel.placeRun(from, n, this.buckets, this.bucketSize, f, maxKicks, kernel.table);
+        this.walk.logAll(kernel.log, kernel.logCount[0]!);
+        for (let j = from; j < stop; j++) fresh += kernel.answers[j]!;
         if (answers !== undefined) answers.set(kernel.answers.subarray(from, stop), done + from);
-        // Key `stop` found both buckets full (nothing written for it): its walk here, then the rest on the kernel.
+        // The key it stopped at (nothing written for it: its walk failed, or the kernel's log was near full): here.
         if (stop < n) fresh += this.insertEach(hashes, done + stop, done + stop + 1, answers, held);
         from = stop + 1;
       }

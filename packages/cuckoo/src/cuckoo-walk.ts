@@ -73,11 +73,14 @@ export class CuckooWalk {
     return true;
   }
 
-  /** Logs a fill of the empty slot `slot` that the kernel wrote (cuckoo.wat's placeRun), for {@link undo}. */
-  logPlaced(slot: number): void {
-    if (this.logged + 2 > this.log.length) this.grow();
-    this.log[this.logged++] = slot;
-    this.log[this.logged++] = 0;
+  /**
+   * Logs writes the kernel made (cuckoo.wat's placeRun), for {@link undo}: `count` (slot, old value) pairs from
+   * `events`, in the order they were made.
+   */
+  logAll(events: Float64Array, count: number): void {
+    while (this.logged + 2 * count > this.log.length) this.grow();
+    this.log.set(events.subarray(0, 2 * count), this.logged);
+    this.logged += 2 * count;
   }
 
   /** Writes `fp` into the empty slot `slot`, logged in a batch. */

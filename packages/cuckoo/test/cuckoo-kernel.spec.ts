@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setKernelBackend } from '../../core/src/kernel/backend.js';
 import { CuckooProbe } from '../src/cuckoo-probe.js';
-import { CapacityError, CuckooFilter } from '../src/index.js';
+import { MAX_KICKS } from '../src/cuckoo-shape.js';
+import { CapacityError, CuckooFilter, cuckooFromTable } from '../src/index.js';
 import { SlotTable } from '../src/slot-table.js';
 import { cuckooKernel } from '../src/wasm/cuckoo-instance.js';
 
@@ -111,15 +112,25 @@ describe('the cuckoo kernel', () => {
   });
 
   it('adds batches as JavaScript does, walks and whole-batch refusals included, for every bucket size', async () => {
-    for (const [bucketSize, fpr, seed] of [
-      [2, 0.01, 11],
-      [4, 0.001, 12],
-      [8, 1e-5, 13],
+    // A table of another maker's walk length, 5,000 kicks (more than cuckoo.wat's log holds: its walks here).
+    for (const [bucketSize, fpr, seed, maxKicks] of [
+      [2, 0.01, 11, MAX_KICKS],
+      [4, 0.001, 12, MAX_KICKS],
+      [8, 1e-5, 13, MAX_KICKS],
+      [4, 0.01, 14, 5000],
     ] as const) {
       let capacity = 20_000;
       while (CuckooFilter.create(capacity, fpr, { bucketSize }).bits / 8 < KERNEL_FROM_BYTES) capacity *= 2;
-      const kernel = CuckooFilter.create(capacity, fpr, { bucketSize, seed });
-      const script = CuckooFilter.create(capacity, fpr, { bucketSize, seed });
+      const made = () => {
+        const filter = CuckooFilter.create(capacity, fpr, { bucketSize, seed });
+        if (maxKicks === MAX_KICKS) return filter;
+        // Read from a table's bytes (in place), then cloned: the clone's table lies in a kernel memory.
+        const origin = { ...filter, maxKicks, capacity, fpr, seed };
+        return cuckooFromTable(origin, new Uint8Array(filter.payloadParts()[0]!.length)).clone();
+      };
+      const kernel = made();
+      const script = made();
+      expect(kernel.maxKicks).toBe(maxKicks);
       const keys = urlKeys(Math.ceil(capacity * 1.1), `place-run-${seed}`);
       for (let i = 97; i < keys.length; i += 97) keys[i] = keys[i - 1]!;
       const hashes = new Int32Array(4 * keys.length);

@@ -1,8 +1,10 @@
 import { type KernelScratch, KindKernelModule } from '@bloomkit/core/internal';
 import { CUCKOO_WASM } from './cuckoo-wasm.js';
 
-/** Where cuckoo.wat's placeRun leaves the slot of each key it placed: an f64 a key, after the probe's scratch. */
-const PLACED_AT = 32768;
+/** cuckoo.wat's undo log (placeRun's writes): where its events start, how many it holds, where their count is. */
+const LOG_AT = 32768;
+const LOG_EVENTS = 2048;
+const LOG_COUNT_AT = 17408;
 
 /** cuckoo.wat, compiled on first use. */
 const CUCKOO = new KindKernelModule('cuckoo.wat', CUCKOO_WASM);
@@ -24,13 +26,24 @@ export interface CuckooKernel extends KernelScratch {
    */
   readonly place: (h1: number, h2: number, buckets: number, size: number, f: number, table: number) => number;
   /**
-   * `place` for keys from..n − 1 of the scratch's hashes, in order, stopping at the first whose buckets are both
-   * full (nothing written for it); answers[j] = 1 when key j was absent before, {@link placed}[j] the slot it took.
-   * Returns the key it stopped at, or n.
+   * An add's steps 1 and 2 (the walk) for keys from..n − 1 of the scratch's hashes, in order, on the table at
+   * `table`, each write logged in {@link log} (set {@link logCount} to 0 first); answers[j] = 1 when key j was absent
+   * before. Returns the key it stopped at (nothing written for it: its walk failed, or the log might not hold it), or
+   * n. A call from key 0 prepares the keys; a later one continues from there.
    */
-  placeRun(from: number, n: number, buckets: number, size: number, fingerprintBits: number): number;
-  /** The slot each key of a `placeRun` call took: placed[j] for key j. */
-  readonly placed: Float64Array;
+  readonly placeRun: (
+    from: number,
+    n: number,
+    buckets: number,
+    size: number,
+    fingerprintBits: number,
+    maxKicks: number,
+    table: number,
+  ) => number;
+  /** placeRun's log: event e is (slot, the value it held before) at [2e, 2e + 1]. */
+  readonly log: Float64Array;
+  /** How many events the log holds: [0]. */
+  readonly logCount: Int32Array;
   /** Where the table starts in the kernel memory: the last argument of `holds` and `place`. */
   readonly table: number;
 }
@@ -48,8 +61,9 @@ export function cuckooKernel(table: Uint8Array): CuckooKernel | undefined {
     answers: instance.answers,
     keysPerCall: instance.answers.length,
     probe: KindKernelModule.entry(instance, 'probe'),
-    placeRun: KindKernelModule.entry(instance, 'placeRun'),
-    placed: new Float64Array(instance.hashes.buffer, PLACED_AT, instance.answers.length),
+    placeRun: instance.exports.placeRun as CuckooKernel['placeRun'],
+    log: new Float64Array(instance.hashes.buffer, LOG_AT, 2 * LOG_EVENTS),
+    logCount: new Int32Array(instance.hashes.buffer, LOG_COUNT_AT, 1),
     holds: instance.exports.holds as CuckooKernel['holds'],
     place: instance.exports.place as CuckooKernel['place'],
     table: instance.offset,

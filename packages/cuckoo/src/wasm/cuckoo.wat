@@ -130,27 +130,23 @@
           (local.get $low))
         (i64.const -1))
       (local.get $highs)))
-  ;; What slotsOf answers, for a bucket of at most 57 bits: its empty slots, and bit 8 when a slot holds fp ($rep is
-  ;; fp * ones).
+  ;; What slotsOf answers, for a bucket of at most 57 bits, of its empty slots only the first (the bit of the first:
+  ;; all an add reads), and bit 8 when a slot holds fp ($rep is fp * ones).
   (func $inline.slotsOfWord (param $table i32) (param $bucket i32) (param $size i32) (param $f i32) (param $rep i64)
     (param $low i64) (param $highs i64) (result i32)
-    (local $v i64) (local $zeros i64) (local $empties i32) (local $j i32)
+    (local $v i64) (local $zeros i64)
     (local.set $v
       (call $inline.bucketWord (local.get $table) (local.get $bucket) (i32.mul (local.get $size) (local.get $f))))
     (local.set $zeros (call $inline.zeroFields (local.get $v) (local.get $low) (local.get $highs)))
-    ;; Slot j's top bit is bit (size - j) * f - 1 of v: gather them, slot 0 into bit 0.
-    (local.set $j (local.get $size))
-    (loop $fields
-      (local.set $j (i32.sub (local.get $j) (i32.const 1)))
-      (local.set $empties
-        (i32.or (i32.shl (local.get $empties) (i32.const 1))
-          (i32.and (i32.const 1)
-            (i32.wrap_i64
-              (i64.shr_u (local.get $zeros)
-                (i64.extend_i32_u
-                  (i32.sub (i32.mul (i32.sub (local.get $size) (local.get $j)) (local.get $f)) (i32.const 1))))))))
-      (br_if $fields (local.get $j)))
-    (i32.or (local.get $empties)
+    (i32.or
+      ;; Slot j's top bit is bit (size - j) * f - 1 of v: the first empty slot's is the highest set bit of $zeros,
+      ;; 64 - clz of it being (size - j) * f.
+      (if (result i32) (i64.eqz (local.get $zeros))
+        (then (i32.const 0))
+        (else
+          (i32.shl (i32.const 1)
+            (i32.sub (local.get $size)
+              (i32.div_u (i32.sub (i32.const 64) (i32.wrap_i64 (i64.clz (local.get $zeros)))) (local.get $f))))))
       (i32.shl
         (i64.ne (call $inline.zeroFields (i64.xor (local.get $v) (local.get $rep)) (local.get $low) (local.get $highs))
           (i64.const 0))
@@ -189,49 +185,120 @@
       (else
         (call $inline.slotsOf (local.get $table) (local.get $bucket) (local.get $size) (local.get $f)
           (local.get $mask) (local.get $fp)))))
-  ;; Writes $fp into the empty slot $j of bucket $bucket (SlotTable.set): the slot's big-endian word read, its bits
-  ;; replaced, the word stored back (every other bit as read).
-  (func $inline.write (param $table i32) (param $bucket i32) (param $j i32) (param $size i32) (param $f i32)
-    (param $mask i32) (param $fp i32)
-    (local $bit i64) (local $at i32) (local $shift i32) (local $word i32)
-    (local.set $bit
-      (i64.add (call $inline.bitOf (local.get $bucket) (i32.mul (local.get $size) (local.get $f)))
-        (i64.extend_i32_u (i32.mul (local.get $j) (local.get $f)))))
-    (local.set $at (i32.add (local.get $table) (i32.wrap_i64 (i64.shr_u (local.get $bit) (i64.const 3)))))
-    ;; The slot's bits end at 32 - $shift of the word.
-    (local.set $shift
-      (i32.sub (i32.const 32) (i32.add (i32.wrap_i64 (i64.and (local.get $bit) (i64.const 7))) (local.get $f))))
+  ;; The slot $slot's bits: where its big-endian word starts, and how far its bits end from that word's bottom.
+  (func $inline.slotAt (param $table i32) (param $slot i64) (param $f i32) (result i32)
+    (i32.add (local.get $table)
+      (i32.wrap_i64 (i64.shr_u (i64.mul (local.get $slot) (i64.extend_i32_u (local.get $f))) (i64.const 3)))))
+  (func $inline.slotShift (param $slot i64) (param $f i32) (result i32)
+    (i32.sub (i32.const 32)
+      (i32.add (i32.wrap_i64 (i64.and (i64.mul (local.get $slot) (i64.extend_i32_u (local.get $f))) (i64.const 7)))
+        (local.get $f))))
+  ;; The fingerprint in slot $slot (SlotTable.get).
+  (func $inline.get (param $table i32) (param $slot i64) (param $f i32) (param $mask i32) (result i32)
+    (i32.and
+      (i32.shr_u (call $inline.wordAt (call $inline.slotAt (local.get $table) (local.get $slot) (local.get $f)))
+        (call $inline.slotShift (local.get $slot) (local.get $f)))
+      (local.get $mask)))
+  ;; Writes $value into slot $slot (SlotTable.set): the slot's big-endian word read, its bits replaced, the word
+  ;; stored back (every other bit as read).
+  (func $inline.set (param $table i32) (param $slot i64) (param $f i32) (param $mask i32) (param $value i32)
+    (local $at i32) (local $shift i32) (local $word i32)
+    (local.set $at (call $inline.slotAt (local.get $table) (local.get $slot) (local.get $f)))
+    (local.set $shift (call $inline.slotShift (local.get $slot) (local.get $f)))
     (local.set $word
       (i32.or
         (i32.and (call $inline.wordAt (local.get $at))
           (i32.xor (i32.shl (local.get $mask) (local.get $shift)) (i32.const -1)))
-        (i32.shl (local.get $fp) (local.get $shift))))
+        (i32.shl (local.get $value) (local.get $shift))))
     ;; Stored big-endian: its bytes reversed, then the little-endian store.
     (i32.store (local.get $at)
       (i32.or
         (i32.and (i32.rotl (local.get $word) (i32.const 8)) (i32.const 0x00ff00ff))
         (i32.and (i32.rotr (local.get $word) (i32.const 8)) (i32.const 0xff00ff00)))))
-  ;; The first step of an add of fingerprint $fp with buckets $i1, $i2 (given both buckets' slotsOf $s1, $s2): its
-  ;; slot, bucket * size + j, the first empty slot of i1, else of i2, written; -1, nothing written, when both are full.
-  (func $inline.placeIn (param $table i32) (param $i1 i32) (param $i2 i32) (param $s1 i32) (param $s2 i32)
-    (param $size i32) (param $f i32) (param $mask i32) (param $fp i32) (result i64)
-    (local $bucket i32) (local $j i32)
+  ;; The first empty slot of bucket i1, else of i2 (given their slotsOf $s1, $s2): bucket * size + j; -1 when both
+  ;; are full.
+  (func $inline.emptySlot (param $i1 i32) (param $i2 i32) (param $s1 i32) (param $s2 i32) (param $size i32)
+    (result i64)
     (if (i32.and (local.get $s1) (i32.const 255))
       (then
-        (local.set $bucket (local.get $i1))
-        (local.set $j (i32.ctz (local.get $s1))))
-      (else
-        (if (i32.eqz (i32.and (local.get $s2) (i32.const 255))) (then (return (i64.const -1))))
-        (local.set $bucket (local.get $i2))
-        (local.set $j (i32.ctz (local.get $s2)))))
-    (call $inline.write (local.get $table) (local.get $bucket) (local.get $j) (local.get $size) (local.get $f)
-      (local.get $mask) (local.get $fp))
-    (i64.add (i64.mul (i64.extend_i32_u (local.get $bucket)) (i64.extend_i32_u (local.get $size)))
-      (i64.extend_i32_u (local.get $j))))
+        (return
+          (i64.add (i64.mul (i64.extend_i32_u (local.get $i1)) (i64.extend_i32_u (local.get $size)))
+            (i64.extend_i32_u (i32.ctz (local.get $s1)))))))
+    (if (i32.eqz (i32.and (local.get $s2) (i32.const 255))) (then (return (i64.const -1))))
+    (i64.add (i64.mul (i64.extend_i32_u (local.get $i2)) (i64.extend_i32_u (local.get $size)))
+      (i64.extend_i32_u (i32.ctz (local.get $s2)))))
+
+  ;; ---- The undo log of placeRun: (slot, the value it held before) pairs of f64 at 32768 + 16e, e below
+  ;; 2048, their count the i32 at 17408. The caller copies them into its own log after each call.
+  (func $inline.logged (result i32) (i32.load (i32.const 17408)))
+  ;; Writes $value into slot $slot, logged.
+  (func $inline.logSet (param $table i32) (param $slot i64) (param $f i32) (param $mask i32) (param $value i32)
+    (param $old i32)
+    (local $e i32)
+    (local.set $e (call $inline.logged))
+    (f64.store offset=32768 (i32.shl (local.get $e) (i32.const 4)) (f64.convert_i64_s (local.get $slot)))
+    (f64.store offset=32776 (i32.shl (local.get $e) (i32.const 4)) (f64.convert_i32_u (local.get $old)))
+    (i32.store (i32.const 17408) (i32.add (local.get $e) (i32.const 1)))
+    (call $inline.set (local.get $table) (local.get $slot) (local.get $f) (local.get $mask) (local.get $value)))
+  ;; Takes back the logged writes from event $start on, last first.
+  (func $inline.undoTo (param $table i32) (param $start i32) (param $f i32) (param $mask i32)
+    (local $e i32)
+    (local.set $e (call $inline.logged))
+    (block $done
+      (loop $events
+        (br_if $done (i32.le_s (local.get $e) (local.get $start)))
+        (local.set $e (i32.sub (local.get $e) (i32.const 1)))
+        (call $inline.set (local.get $table)
+          (i64.trunc_f64_s (f64.load offset=32768 (i32.shl (local.get $e) (i32.const 4))))
+          (local.get $f) (local.get $mask)
+          (i32.trunc_f64_u (f64.load offset=32776 (i32.shl (local.get $e) (i32.const 4)))))
+        (br $events)))
+    (i32.store (i32.const 17408) (local.get $start)))
+  ;; Step 2 of an add, both buckets full (cuckoo-walk.ts's kick, step for step): from bucket i1 (r even) or i2 (r
+  ;; odd), up to $maxKicks times, r <- 69069 r + 1 mod 2^32, the fingerprint carried swaps with slot
+  ;; floor(r / 2^16) mod size of the bucket, the one taken out goes to its other bucket, whose first empty slot takes
+  ;; it, ending the walk. Every write logged; 1 when placed, else 0 with the walk's writes taken back. A function of
+  ;; its own, not inlined: most keys never walk.
+  (func $walk (param $table i32) (param $fp i32) (param $i1 i32) (param $i2 i32) (param $r i32)
+    (param $buckets i32) (param $size i32) (param $f i32) (param $mask i32) (param $maxKicks i32) (param $word i32)
+    (param $ones i64) (param $low i64) (param $highs i64) (result i32)
+    (local $start i32) (local $carried i32) (local $bucket i32) (local $kick i32) (local $slot i64) (local $taken i32)
+    (local $empty i64)
+    (local.set $start (call $inline.logged))
+    (local.set $carried (local.get $fp))
+    (local.set $bucket (select (local.get $i2) (local.get $i1) (i32.and (local.get $r) (i32.const 1))))
+    (block $failed
+      (loop $kicks
+        (br_if $failed (i32.ge_u (local.get $kick) (local.get $maxKicks)))
+        (local.set $r (i32.add (i32.mul (local.get $r) (i32.const 69069)) (i32.const 1)))
+        (local.set $slot
+          (i64.add (i64.mul (i64.extend_i32_u (local.get $bucket)) (i64.extend_i32_u (local.get $size)))
+            (i64.extend_i32_u (i32.rem_u (i32.shr_u (local.get $r) (i32.const 16)) (local.get $size)))))
+        (local.set $taken (call $inline.get (local.get $table) (local.get $slot) (local.get $f) (local.get $mask)))
+        (call $inline.logSet (local.get $table) (local.get $slot) (local.get $f) (local.get $mask)
+          (local.get $carried) (local.get $taken))
+        (local.set $carried (local.get $taken))
+        (local.set $bucket (call $inline.other (local.get $bucket) (local.get $carried) (local.get $buckets)))
+        (local.set $empty
+          (call $inline.emptySlot (local.get $bucket) (local.get $bucket)
+            (call $inline.slots (local.get $table) (local.get $bucket) (local.get $size) (local.get $f)
+              (local.get $mask) (local.get $carried) (local.get $word)
+              (i64.mul (local.get $ones) (i64.extend_i32_u (local.get $carried))) (local.get $low) (local.get $highs))
+            (i32.const 0) (local.get $size)))
+        (if (i64.ge_s (local.get $empty) (i64.const 0))
+          (then
+            (call $inline.logSet (local.get $table) (local.get $empty) (local.get $f) (local.get $mask)
+              (local.get $carried) (i32.const 0))
+            (return (i32.const 1))))
+        (local.set $kick (i32.add (local.get $kick) (i32.const 1)))
+        (br $kicks)))
+    (call $inline.undoTo (local.get $table) (local.get $start) (local.get $f) (local.get $mask))
+    (i32.const 0))
   ;; The batches' first passes over keys 0..n-1 of the hashes: every key's fingerprint and buckets, kept at
   ;; 20480 + 12j, and a load of each bucket's first byte: loads with nothing waiting on them, which the processor
   ;; keeps in flight together, so the tests that follow find their lines in cache.
   (func $inline.prepare (param $n i32) (param $buckets i32) (param $size i32) (param $f i32) (param $mask i32)
+    (param $table i32)
     (local $j i32) (local $h i32) (local $fp i32) (local $i1 i32) (local $i2 i32) (local $w i32) (local $read i32)
     (block $done
       (loop $keys
@@ -248,9 +315,9 @@
           (i32.or (local.get $read)
             (i32.or
               (i32.load8_u
-                (call $inline.bucketAt (global.get $table) (local.get $i1) (i32.mul (local.get $size) (local.get $f))))
+                (call $inline.bucketAt (local.get $table) (local.get $i1) (i32.mul (local.get $size) (local.get $f))))
               (i32.load8_u
-                (call $inline.bucketAt (global.get $table) (local.get $i2) (i32.mul (local.get $size) (local.get $f)))))))
+                (call $inline.bucketAt (local.get $table) (local.get $i2) (i32.mul (local.get $size) (local.get $f)))))))
         (local.set $j (i32.add (local.get $j) (i32.const 1)))
         (br $keys)))
     (global.set $touched (local.get $read)))
@@ -264,7 +331,8 @@
     (local.set $ones (call $inline.ones (local.get $size) (local.get $f)))
     (local.set $low (i64.mul (local.get $ones) (i64.extend_i32_u (i32.shr_u (local.get $mask) (i32.const 1)))))
     (local.set $highs (i64.shl (local.get $ones) (i64.extend_i32_u (i32.sub (local.get $f) (i32.const 1)))))
-    (call $inline.prepare (local.get $n) (local.get $buckets) (local.get $size) (local.get $f) (local.get $mask))
+    (call $inline.prepare (local.get $n) (local.get $buckets) (local.get $size) (local.get $f) (local.get $mask)
+      (global.get $table))
     (block $done
       (loop $keys
         (br_if $done (i32.ge_u (local.get $j) (local.get $n)))
@@ -309,7 +377,7 @@
   (func (export "place") (param $h1 i32) (param $h2 i32) (param $buckets i32) (param $size i32) (param $f i32)
     (param $table i32) (result i32)
     (local $mask i32) (local $word i32) (local $ones i64) (local $low i64) (local $highs i64) (local $rep i64)
-    (local $fp i32) (local $i1 i32) (local $i2 i32) (local $s1 i32) (local $s2 i32)
+    (local $fp i32) (local $i1 i32) (local $i2 i32) (local $s1 i32) (local $s2 i32) (local $slot i64)
     (local.set $mask (i32.sub (i32.shl (i32.const 1) (local.get $f)) (i32.const 1)))
     (local.set $word (i32.le_u (i32.mul (local.get $size) (local.get $f)) (i32.const 57)))
     (local.set $ones (call $inline.ones (local.get $size) (local.get $f)))
@@ -328,23 +396,25 @@
         (else
           (call $inline.slots (local.get $table) (local.get $i2) (local.get $size) (local.get $f) (local.get $mask)
             (local.get $fp) (local.get $word) (local.get $rep) (local.get $low) (local.get $highs)))))
+    (local.set $slot (call $inline.emptySlot (local.get $i1) (local.get $i2) (local.get $s1) (local.get $s2) (local.get $size)))
+    (if (i64.ge_s (local.get $slot) (i64.const 0))
+      (then (call $inline.set (local.get $table) (local.get $slot) (local.get $f) (local.get $mask) (local.get $fp))))
     (i32.or
       (i32.shl (i32.eqz (i32.and (i32.or (local.get $s1) (local.get $s2)) (i32.const 256))) (i32.const 1))
-      (i64.ge_s
-        (call $inline.placeIn (local.get $table) (local.get $i1) (local.get $i2) (local.get $s1) (local.get $s2)
-          (local.get $size) (local.get $f) (local.get $mask) (local.get $fp))
-        (i64.const 0))))
-  ;; place for keys from..n-1 of the hashes, in order, on the table at `bits`, stopping at the first key whose buckets
-  ;; are both full (nothing written for it: the caller walks it in JavaScript and calls again from the key after).
-  ;; answers[j] = 1 when key j was absent before, the slot it took the f64 at 32768 + 8j (for the caller's undo log).
-  ;; Returns the key it stopped at, or n. A call from key 0 first prepares every key (its fingerprint and buckets, and
-  ;; a touch of the buckets, as probe does); a call from a later key continues that run over the same hashes and does
-  ;; not prepare them again (a run with many walks would otherwise redo it once a walk).
+      (i64.ge_s (local.get $slot) (i64.const 0))))
+  ;; placeRun(from, n, buckets, size, f, maxKicks, table): an add's steps 1 and 2 for keys from..n-1 of the hashes, in
+  ;; order, on the table at `table` (as place and cuckoo-walk.ts: the first empty slot of the key's buckets, else the
+  ;; walk), every write logged (the log above, whose count the caller sets to 0 before the call); answers[j] = 1
+  ;; when key j was absent before. Returns the key it stopped at, or n: it stops, with nothing written for that key,
+  ;; when the key's walk fails (its writes taken back) or when the log might not hold it (fewer than maxKicks + 1
+  ;; events left; maxKicks above 2047, every walk): the caller takes that key itself. A call from key 0 first prepares
+  ;; every key (its fingerprint and buckets, and a touch of the buckets, as probe does); a call from a later key
+  ;; continues that run over the same hashes and does not prepare them again.
   (func (export "placeRun") (param $from i32) (param $n i32) (param $buckets i32) (param $size i32) (param $f i32)
-    (result i32)
-    (local $mask i32) (local $word i32) (local $ones i64) (local $low i64) (local $highs i64) (local $rep i64)
+    (param $maxKicks i32) (param $table i32) (result i32)
+    (local $mask i32) (local $word i32) (local $ones i64) (local $low i64) (local $highs i64)
     (local $j i32) (local $w i32) (local $fp i32) (local $i1 i32) (local $i2 i32) (local $s1 i32) (local $s2 i32)
-    (local $slot i64)
+    (local $slot i64) (local $room i32)
     (local.set $mask (i32.sub (i32.shl (i32.const 1) (local.get $f)) (i32.const 1)))
     (local.set $word (i32.le_u (i32.mul (local.get $size) (local.get $f)) (i32.const 57)))
     (local.set $ones (call $inline.ones (local.get $size) (local.get $f)))
@@ -352,31 +422,42 @@
     (local.set $highs (i64.shl (local.get $ones) (i64.extend_i32_u (i32.sub (local.get $f) (i32.const 1)))))
     (if (i32.eqz (local.get $from))
       (then
-        (call $inline.prepare (local.get $n) (local.get $buckets) (local.get $size) (local.get $f) (local.get $mask))))
+        (call $inline.prepare (local.get $n) (local.get $buckets) (local.get $size) (local.get $f) (local.get $mask)
+          (local.get $table))))
     (local.set $j (local.get $from))
     (block $done
       (loop $keys
         (br_if $done (i32.ge_u (local.get $j) (local.get $n)))
+        ;; Room in the log for this key's every write: a walk's maxKicks + 1 (and at least the one of step 1).
+        (br_if $done (i32.gt_u (i32.add (call $inline.logged) (local.get $maxKicks)) (i32.const 2047)))
         (local.set $w (i32.mul (local.get $j) (i32.const 12)))
         (local.set $fp (i32.load offset=20480 (local.get $w)))
         (local.set $i1 (i32.load offset=20484 (local.get $w)))
         (local.set $i2 (i32.load offset=20488 (local.get $w)))
-        (local.set $rep (i64.mul (local.get $ones) (i64.extend_i32_u (local.get $fp))))
         (local.set $s1
-          (call $inline.slots (global.get $table) (local.get $i1) (local.get $size) (local.get $f) (local.get $mask)
-            (local.get $fp) (local.get $word) (local.get $rep) (local.get $low) (local.get $highs)))
+          (call $inline.slots (local.get $table) (local.get $i1) (local.get $size) (local.get $f) (local.get $mask)
+            (local.get $fp) (local.get $word) (i64.mul (local.get $ones) (i64.extend_i32_u (local.get $fp)))
+            (local.get $low) (local.get $highs)))
         (local.set $s2
           (if (result i32) (i32.eq (local.get $i2) (local.get $i1))
             (then (local.get $s1))
             (else
-              (call $inline.slots (global.get $table) (local.get $i2) (local.get $size) (local.get $f)
-                (local.get $mask) (local.get $fp) (local.get $word) (local.get $rep) (local.get $low)
-                (local.get $highs)))))
+              (call $inline.slots (local.get $table) (local.get $i2) (local.get $size) (local.get $f)
+                (local.get $mask) (local.get $fp) (local.get $word)
+                (i64.mul (local.get $ones) (i64.extend_i32_u (local.get $fp))) (local.get $low) (local.get $highs)))))
         (local.set $slot
-          (call $inline.placeIn (global.get $table) (local.get $i1) (local.get $i2) (local.get $s1) (local.get $s2)
-            (local.get $size) (local.get $f) (local.get $mask) (local.get $fp)))
-        (br_if $done (i64.lt_s (local.get $slot) (i64.const 0)))
-        (f64.store offset=32768 (i32.shl (local.get $j) (i32.const 3)) (f64.convert_i64_u (local.get $slot)))
+          (call $inline.emptySlot (local.get $i1) (local.get $i2) (local.get $s1) (local.get $s2) (local.get $size)))
+        (if (i64.ge_s (local.get $slot) (i64.const 0))
+          (then
+            (call $inline.logSet (local.get $table) (local.get $slot) (local.get $f) (local.get $mask) (local.get $fp)
+              (i32.const 0)))
+          (else
+            (br_if $done
+              (i32.eqz
+                (call $walk (local.get $table) (local.get $fp) (local.get $i1) (local.get $i2)
+                  (i32.load offset=8 (i32.shl (local.get $j) (i32.const 4)))
+                  (local.get $buckets) (local.get $size) (local.get $f) (local.get $mask) (local.get $maxKicks)
+                  (local.get $word) (local.get $ones) (local.get $low) (local.get $highs))))))
         (i32.store8 offset=16384 (local.get $j)
           (i32.eqz (i32.and (i32.or (local.get $s1) (local.get $s2)) (i32.const 256))))
         (local.set $j (i32.add (local.get $j) (i32.const 1)))
