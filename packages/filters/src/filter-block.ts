@@ -129,16 +129,30 @@ function hashesOf(keys: Iterable<Key>, seed: number): Int32Array {
   return out;
 }
 
+/** How {@link openFilterBlock} reads a block. */
+export interface OpenFilterBlockOptions {
+  /**
+   * Read a copy of the bytes rather than the bytes in place (default false): the caller's array may then change or
+   * go. A fuse block's copy of 256 KiB and more lies in WebAssembly memory where it loads, where its single lookups
+   * run faster (`@bloomkit/fuse`'s README).
+   */
+  readonly copy?: boolean;
+}
+
 /**
- * Reads a filter block in place (its bytes must not change while it is used); the checksum is verified once here.
- * A file that is not a filter block (another kind, corrupt bytes) is a FormatError.
+ * Reads a filter block, in place unless `options.copy` (its bytes must then not change while it is used); the
+ * checksum is verified once here. A file that is not a filter block (another kind, corrupt bytes) is a FormatError.
  */
-export function openFilterBlock(bytes: Uint8Array): FilterBlockReader {
+export function openFilterBlock(bytes: Uint8Array, options?: OpenFilterBlockOptions): FilterBlockReader {
   const where = 'openFilterBlock';
+  const copy = options?.copy ?? false;
+  if (typeof copy !== 'boolean') {
+    throw new InvalidArgumentError(`${where}: options.copy must be a boolean, got ${String(copy)}`);
+  }
   const { Class } = kindOfBytes(bytes);
   const name = Class.kind.name;
   if (name === 'fuse') {
-    const filter = BinaryFuseFilter.deserialize(bytes);
+    const filter = BinaryFuseFilter.deserialize(bytes, { copy });
     return {
       kind: 'fuse',
       seed: filter.seed,
@@ -153,9 +167,7 @@ export function openFilterBlock(bytes: Uint8Array): FilterBlockReader {
       `${where}: a filter block is a blocked, standard or fuse file, this one is ${name}`,
     );
   }
-  const filter = (name === 'blocked' ? BlockedBloomFilter : StandardBloomFilter).deserialize(bytes, {
-    copy: false,
-  });
+  const filter = (name === 'blocked' ? BlockedBloomFilter : StandardBloomFilter).deserialize(bytes, { copy });
   return {
     kind: name,
     seed: filter.seed,

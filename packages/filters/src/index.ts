@@ -14,6 +14,7 @@ export {
   type FilterBlockKind,
   type FilterBlockOptions,
   type FilterBlockReader,
+  type OpenFilterBlockOptions,
   openFilterBlock,
 } from './filter-block.js';
 export {
