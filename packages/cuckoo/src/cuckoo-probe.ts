@@ -15,14 +15,14 @@ export class CuckooProbe {
   private readonly buckets: number;
   private readonly size: number;
   private readonly modulus: number;
-  private readonly kernel_: KernelChoice<CuckooKernel>;
+  private readonly choice: KernelChoice<CuckooKernel>;
 
   constructor(table: SlotTable, buckets: number, size: number) {
     this.table = table;
     this.buckets = buckets;
     this.size = size;
     this.modulus = 2 ** table.fingerprintBits - 1;
-    this.kernel_ = new KernelChoice(() => cuckooKernel(table.bytes));
+    this.choice = new KernelChoice(() => cuckooKernel(table.bytes));
   }
 
   /**
@@ -30,7 +30,7 @@ export class CuckooProbe {
    * (docs/FORMAT.md §3.9; cuckoo-hash.ts), both read whole with no branch on their slots.
    */
   mayHold(hash: Int32Array, at: number): boolean {
-    const kernel = this.kernel_.get();
+    const kernel = this.choice.get();
     if (kernel !== null) {
       const table = this.table;
       return (
@@ -56,7 +56,7 @@ export class CuckooProbe {
 
   /** The table's kernel for this call (cuckoo.wat over its kernel memory), or null for the JavaScript path. */
   kernel(): CuckooKernel | null {
-    return this.kernel_.get();
+    return this.choice.get();
   }
 
   /**
@@ -67,7 +67,7 @@ export class CuckooProbe {
    * walk's failure alone can take back.
    */
   placeFirst(hash: Int32Array, at: number): number {
-    const kernel = this.kernel_.get();
+    const kernel = this.choice.get();
     if (kernel === null) return -1;
     const f = this.table.fingerprintBits;
     return kernel.place(hash[at]!, hash[at + 1]!, this.buckets, this.size, f, kernel.table);
@@ -95,7 +95,7 @@ export class CuckooProbe {
    * On cuckoo.wat its calls of `keysPerCall` keys each copy their hashes into the kernel's scratch first.
    */
   run(hashes: Int32Array, count: number, answers: Uint8Array, to = 0): void {
-    const kernel = this.kernel_.get();
+    const kernel = this.choice.get();
     if (kernel === null) {
       for (let j = 0; j < count; j++) answers[to + j] = this.javascriptMayHold(hashes, 4 * j) ? 1 : 0;
       return;

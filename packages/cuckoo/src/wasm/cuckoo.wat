@@ -1,14 +1,17 @@
-;; The cuckoo filter's lookups (a batch, and one key) and the first step of its adds (one key, and a batch), for keys
-;; already hashed (docs/FORMAT.md section 3.9), as CuckooFilter's JavaScript path answers and writes them, bit for
-;; bit (test/cuckoo-kernel.spec.ts holds the two together), over a table that lives in this module's memory. The
-;; memory is imported (@bloomkit/core's src/wasm/kernel-memory.ts lays it out; filters may share it):
+;; The cuckoo filter's lookups (a batch: probe; one key: holds) and adds (one key's first step: place; a batch's both
+;; steps: placeRun), for keys already hashed (docs/FORMAT.md section 3.9), as CuckooFilter's JavaScript path answers
+;; and writes them, bit for bit (test/cuckoo-kernel.spec.ts holds the two together), over a table in this module's
+;; memory. The memory is imported (@bloomkit/core's src/wasm/kernel-memory.ts lays it out; filters may share it):
 ;;   [0, 16384)        the hashes: key j's h1..h4 at 16*j, j < n <= 1024;
-;;   [16384, 17408)    the answers: one byte per key;
+;;   [16384, 17408)    the answers: one byte per key; [17408, 17412) the count of placeRun's log;
 ;;   [20480, 32768)    a batch's fingerprints and buckets: key j's fp, i1, i2 at 20480 + 12j;
-;;   [32768, 40960)    placeRun's slots: the slot key j took, an f64 at 32768 + 8j;
+;;   [32768, 65536)    placeRun's log: 2,048 (slot, old value) pairs of f64;
 ;;   [table, ...)      the table from the offset `table` (at least 65536): slot i holds bits [i*f, (i + 1)*f), bit b
 ;;                     being bit 7 - (b & 7) of byte table + (b >>> 3), most significant first, with eight readable
 ;;                     bytes after the last slot's byte (slot-table.ts keeps them after a kernel table's payload).
+;; `size` is the slots a bucket (2, 4 or 8), `f` the fingerprint bits (4 to 24), `buckets` below 2^31. The one-key
+;; entries and placeRun take `table` as an argument rather than through `bits`: a call from JavaScript is then one
+;; call, no global set first.
 ;;
 ;; A key's fingerprint fp = (h2 mod (2^f - 1)) + 1, its buckets i1 = h1 mod n and i2 = (g(fp) - i1) mod n with
 ;; g(fp) = fp * 0x1b873593 mod 2^32 (cuckoo-hash.ts): all unsigned 32-bit arithmetic here, exactly what the
@@ -20,15 +23,8 @@
 ;;   zeroFields(v) = ~(((v & low) + low) | v | low) & highs
 ;; exactly when the field is 0 ((v & low) + low carries into the top bit when a low bit is set, and never past the
 ;; field); the slots holding fp are the zero fields of v ^ (fp * ones). Other buckets are read a slot at a time.
-;; Either way no branch depends on a slot's value, so a batch's answers cost no mispredicted branch. (Batch lookup at
-;; 10^6 URL keys, 4-slot buckets of 10 bits: 26 -> 19 ns a key after hashing; one process, 2026-11-29.)
-;;
-;; probe(n, buckets, size, f): answers[j] = 1 when key j may be in the filter, else 0, j < n; returns how many 1s.
-;; `size` is the slots a bucket (2, 4 or 8), `f` the fingerprint bits (4 to 24), `buckets` below 2^31.
-;; holds(h1, h2, buckets, size, f, table) and place(h1, h2, buckets, size, f, table): one key's lookup, and step 1 of
-;; its add (below), on the table at `table`, given as an argument rather than through `bits` so that a single
-;; `has` or `add` from JavaScript is one call.
-;; placeRun(from, n, buckets, size, f): place for a batch (below).
+;; Either way no branch depends on a slot's value. (Batch lookup at 10^6 URL keys, 4-slot buckets of 10 bits: 26 ->
+;; 19 ns a key after hashing; one process, 2026-11-29.)
 (module
   (import "filter" "memory" (memory 2))
   ;; The memory map above, exported for the loader (core's kernel-memory.ts), which refuses a module whose map is not
@@ -43,7 +39,6 @@
   (global $table (export "bits") (mut i32) (i32.const 65536))
   ;; What the touch passes read (kept, so that their loads are not dropped).
   (global $touched (mut i32) (i32.const 0))
-
   ;; ---- A key's fingerprint and buckets.
   ;; (h2 mod (2^f - 1)) + 1, $mask being 2^f - 1.
   (func $inline.fingerprint (param $h2 i32) (param $mask i32) (result i32)
@@ -62,7 +57,6 @@
   (func $inline.bucketAt (param $table i32) (param $bucket i32) (param $bucketBits i32) (result i32)
     (i32.add (local.get $table)
       (i32.wrap_i64 (i64.shr_u (call $inline.bitOf (local.get $bucket) (local.get $bucketBits)) (i64.const 3)))))
-
   ;; ---- Reading slots one at a time (any bucket).
   ;; The big-endian word at byte $at: the little-endian load, its bytes reversed.
   (func $inline.wordAt (param $at i32) (result i32)
@@ -94,7 +88,6 @@
       (local.set $j (i32.add (local.get $j) (i32.const 1)))
       (br_if $slots (i32.lt_u (local.get $j) (local.get $size))))
     (i32.or (local.get $empties) (i32.shl (local.get $matches) (i32.const 8))))
-
   ;; ---- Reading a bucket of at most 57 bits as one word (SWAR, above).
   ;; A 1 at the bottom of each of the $size fields of $f bits.
   (func $inline.ones (param $size i32) (param $f i32) (result i64)
@@ -123,21 +116,25 @@
     (i64.shr_u (i64.shl (local.get $x) (i64.and (local.get $bit) (i64.const 7)))
       (i64.extend_i32_u (i32.sub (i32.const 64) (local.get $bucketBits)))))
   ;; The top bit of each zero field of $v set, every other bit clear.
-  (func $inline.zeroFields (param $v i64) (param $low i64) (param $highs i64) (result i64)
+  (func $inline.zeroFields (param $v i64) (param $ones i64) (param $f i32) (result i64)
+    (local $low i64)
+    (local.set $low
+      (i64.mul (local.get $ones) (i64.sub (i64.shl (i64.const 1) (i64.extend_i32_u (i32.sub (local.get $f) (i32.const 1))))
+        (i64.const 1))))
     (i64.and
       (i64.xor
         (i64.or (i64.or (i64.add (i64.and (local.get $v) (local.get $low)) (local.get $low)) (local.get $v))
           (local.get $low))
         (i64.const -1))
-      (local.get $highs)))
+      (i64.shl (local.get $ones) (i64.extend_i32_u (i32.sub (local.get $f) (i32.const 1))))))
   ;; What slotsOf answers, for a bucket of at most 57 bits, of its empty slots only the first (the bit of the first:
   ;; all an add reads), and bit 8 when a slot holds fp ($rep is fp * ones).
   (func $inline.slotsOfWord (param $table i32) (param $bucket i32) (param $size i32) (param $f i32) (param $rep i64)
-    (param $low i64) (param $highs i64) (result i32)
+    (param $ones i64) (result i32)
     (local $v i64) (local $zeros i64)
     (local.set $v
       (call $inline.bucketWord (local.get $table) (local.get $bucket) (i32.mul (local.get $size) (local.get $f))))
-    (local.set $zeros (call $inline.zeroFields (local.get $v) (local.get $low) (local.get $highs)))
+    (local.set $zeros (call $inline.zeroFields (local.get $v) (local.get $ones) (local.get $f)))
     (i32.or
       ;; Slot j's top bit is bit (size - j) * f - 1 of v: the first empty slot's is the highest set bit of $zeros,
       ;; 64 - clz of it being (size - j) * f.
@@ -148,27 +145,27 @@
             (i32.sub (local.get $size)
               (i32.div_u (i32.sub (i32.const 64) (i32.wrap_i64 (i64.clz (local.get $zeros)))) (local.get $f))))))
       (i32.shl
-        (i64.ne (call $inline.zeroFields (i64.xor (local.get $v) (local.get $rep)) (local.get $low) (local.get $highs))
+        (i64.ne (call $inline.zeroFields (i64.xor (local.get $v) (local.get $rep)) (local.get $ones) (local.get $f))
           (i64.const 0))
         (i32.const 8))))
   ;; 1 when bucket $bucket holds fp ($rep is fp * ones), else 0, for a bucket of at most 57 bits.
-  (func $inline.holdsWord (param $table i32) (param $bucket i32) (param $bucketBits i32) (param $rep i64)
-    (param $low i64) (param $highs i64) (result i32)
+  (func $inline.holdsWord (param $table i32) (param $bucket i32) (param $size i32) (param $f i32) (param $rep i64)
+    (param $ones i64) (result i32)
     (i64.ne
       (call $inline.zeroFields
-        (i64.xor (call $inline.bucketWord (local.get $table) (local.get $bucket) (local.get $bucketBits))
+        (i64.xor
+          (call $inline.bucketWord (local.get $table) (local.get $bucket) (i32.mul (local.get $size) (local.get $f)))
           (local.get $rep))
-        (local.get $low) (local.get $highs))
+        (local.get $ones) (local.get $f))
       (i64.const 0)))
-
-  ;; ---- Either way, as the bucket's size allows ($word: at most 57 bits; $rep, $low, $highs as above).
+  ;; ---- Either way, as the bucket's size allows (a bucket of at most 57 bits as one word; $rep is fp * ones).
   ;; 1 when bucket $bucket holds fp, else 0.
   (func $inline.holds (param $table i32) (param $bucket i32) (param $size i32) (param $f i32) (param $mask i32)
-    (param $fp i32) (param $word i32) (param $rep i64) (param $low i64) (param $highs i64) (result i32)
-    (if (result i32) (local.get $word)
+    (param $fp i32) (param $rep i64) (param $ones i64) (result i32)
+    (if (result i32) (i32.le_u (i32.mul (local.get $size) (local.get $f)) (i32.const 57))
       (then
-        (call $inline.holdsWord (local.get $table) (local.get $bucket) (i32.mul (local.get $size) (local.get $f))
-          (local.get $rep) (local.get $low) (local.get $highs)))
+        (call $inline.holdsWord (local.get $table) (local.get $bucket) (local.get $size) (local.get $f)
+          (local.get $rep) (local.get $ones)))
       (else
         (i32.and (i32.const 1)
           (i32.shr_u
@@ -177,11 +174,11 @@
             (i32.const 8))))))
   ;; slotsOf: the bucket's empty slots (bit j of the low byte), and bit 8 when a slot holds fp.
   (func $inline.slots (param $table i32) (param $bucket i32) (param $size i32) (param $f i32) (param $mask i32)
-    (param $fp i32) (param $word i32) (param $rep i64) (param $low i64) (param $highs i64) (result i32)
-    (if (result i32) (local.get $word)
+    (param $fp i32) (param $rep i64) (param $ones i64) (result i32)
+    (if (result i32) (i32.le_u (i32.mul (local.get $size) (local.get $f)) (i32.const 57))
       (then
         (call $inline.slotsOfWord (local.get $table) (local.get $bucket) (local.get $size) (local.get $f)
-          (local.get $rep) (local.get $low) (local.get $highs)))
+          (local.get $rep) (local.get $ones)))
       (else
         (call $inline.slotsOf (local.get $table) (local.get $bucket) (local.get $size) (local.get $f)
           (local.get $mask) (local.get $fp)))))
@@ -227,7 +224,6 @@
     (if (i32.eqz (i32.and (local.get $s2) (i32.const 255))) (then (return (i64.const -1))))
     (i64.add (i64.mul (i64.extend_i32_u (local.get $i2)) (i64.extend_i32_u (local.get $size)))
       (i64.extend_i32_u (i32.ctz (local.get $s2)))))
-
   ;; ---- The undo log of placeRun: (slot, the value it held before) pairs of f64 at 32768 + 16e, e below
   ;; 2048, their count the i32 at 17408. The caller copies them into its own log after each call.
   (func $inline.logged (result i32) (i32.load (i32.const 17408)))
@@ -260,8 +256,8 @@
   ;; it, ending the walk. Every write logged; 1 when placed, else 0 with the walk's writes taken back. A function of
   ;; its own, not inlined: most keys never walk.
   (func $walk (param $table i32) (param $fp i32) (param $i1 i32) (param $i2 i32) (param $r i32)
-    (param $buckets i32) (param $size i32) (param $f i32) (param $mask i32) (param $maxKicks i32) (param $word i32)
-    (param $ones i64) (param $low i64) (param $highs i64) (result i32)
+    (param $buckets i32) (param $size i32) (param $f i32) (param $mask i32) (param $maxKicks i32)
+    (param $ones i64) (result i32)
     (local $start i32) (local $carried i32) (local $bucket i32) (local $kick i32) (local $slot i64) (local $taken i32)
     (local $empty i64)
     (local.set $start (call $inline.logged))
@@ -282,8 +278,8 @@
         (local.set $empty
           (call $inline.emptySlot (local.get $bucket) (local.get $bucket)
             (call $inline.slots (local.get $table) (local.get $bucket) (local.get $size) (local.get $f)
-              (local.get $mask) (local.get $carried) (local.get $word)
-              (i64.mul (local.get $ones) (i64.extend_i32_u (local.get $carried))) (local.get $low) (local.get $highs))
+              (local.get $mask) (local.get $carried)
+              (i64.mul (local.get $ones) (i64.extend_i32_u (local.get $carried))) (local.get $ones))
             (i32.const 0) (local.get $size)))
         (if (i64.ge_s (local.get $empty) (i64.const 0))
           (then
@@ -321,16 +317,12 @@
         (local.set $j (i32.add (local.get $j) (i32.const 1)))
         (br $keys)))
     (global.set $touched (local.get $read)))
-
   ;; ---- The entries. Each works out the table's shape first: 2^f - 1, whether a bucket is one word, its fields.
   (func (export "probe") (param $n i32) (param $buckets i32) (param $size i32) (param $f i32) (result i32)
-    (local $mask i32) (local $word i32) (local $ones i64) (local $low i64) (local $highs i64)
+    (local $mask i32) (local $ones i64)
     (local $j i32) (local $w i32) (local $fp i32) (local $yes i32) (local $total i32)
     (local.set $mask (i32.sub (i32.shl (i32.const 1) (local.get $f)) (i32.const 1)))
-    (local.set $word (i32.le_u (i32.mul (local.get $size) (local.get $f)) (i32.const 57)))
     (local.set $ones (call $inline.ones (local.get $size) (local.get $f)))
-    (local.set $low (i64.mul (local.get $ones) (i64.extend_i32_u (i32.shr_u (local.get $mask) (i32.const 1)))))
-    (local.set $highs (i64.shl (local.get $ones) (i64.extend_i32_u (i32.sub (local.get $f) (i32.const 1)))))
     (call $inline.prepare (local.get $n) (local.get $buckets) (local.get $size) (local.get $f) (local.get $mask)
       (global.get $table))
     (block $done
@@ -341,11 +333,11 @@
         (local.set $yes
           (i32.or
             (call $inline.holds (global.get $table) (i32.load offset=20484 (local.get $w)) (local.get $size)
-              (local.get $f) (local.get $mask) (local.get $fp) (local.get $word)
-              (i64.mul (local.get $ones) (i64.extend_i32_u (local.get $fp))) (local.get $low) (local.get $highs))
+              (local.get $f) (local.get $mask) (local.get $fp)
+              (i64.mul (local.get $ones) (i64.extend_i32_u (local.get $fp))) (local.get $ones))
             (call $inline.holds (global.get $table) (i32.load offset=20488 (local.get $w)) (local.get $size)
-              (local.get $f) (local.get $mask) (local.get $fp) (local.get $word)
-              (i64.mul (local.get $ones) (i64.extend_i32_u (local.get $fp))) (local.get $low) (local.get $highs))))
+              (local.get $f) (local.get $mask) (local.get $fp)
+              (i64.mul (local.get $ones) (i64.extend_i32_u (local.get $fp))) (local.get $ones))))
         (i32.store8 offset=16384 (local.get $j) (local.get $yes))
         (local.set $total (i32.add (local.get $total) (local.get $yes)))
         (local.set $j (i32.add (local.get $j) (i32.const 1)))
@@ -354,48 +346,42 @@
   ;; 1 when the one key hashed to h1, h2 may be in the filter whose table starts at `table`, else 0.
   (func (export "holds") (param $h1 i32) (param $h2 i32) (param $buckets i32) (param $size i32) (param $f i32)
     (param $table i32) (result i32)
-    (local $mask i32) (local $word i32) (local $ones i64) (local $low i64) (local $highs i64) (local $rep i64)
+    (local $mask i32) (local $ones i64) (local $rep i64)
     (local $fp i32) (local $i1 i32)
     (local.set $mask (i32.sub (i32.shl (i32.const 1) (local.get $f)) (i32.const 1)))
-    (local.set $word (i32.le_u (i32.mul (local.get $size) (local.get $f)) (i32.const 57)))
     (local.set $ones (call $inline.ones (local.get $size) (local.get $f)))
-    (local.set $low (i64.mul (local.get $ones) (i64.extend_i32_u (i32.shr_u (local.get $mask) (i32.const 1)))))
-    (local.set $highs (i64.shl (local.get $ones) (i64.extend_i32_u (i32.sub (local.get $f) (i32.const 1)))))
     (local.set $fp (call $inline.fingerprint (local.get $h2) (local.get $mask)))
     (local.set $rep (i64.mul (local.get $ones) (i64.extend_i32_u (local.get $fp))))
     (local.set $i1 (i32.rem_u (local.get $h1) (local.get $buckets)))
     (i32.or
       (call $inline.holds (local.get $table) (local.get $i1) (local.get $size) (local.get $f) (local.get $mask)
-        (local.get $fp) (local.get $word) (local.get $rep) (local.get $low) (local.get $highs))
+        (local.get $fp) (local.get $rep) (local.get $ones))
       (call $inline.holds (local.get $table) (call $inline.other (local.get $i1) (local.get $fp) (local.get $buckets))
-        (local.get $size) (local.get $f) (local.get $mask) (local.get $fp) (local.get $word) (local.get $rep)
-        (local.get $low) (local.get $highs))))
+        (local.get $size) (local.get $f) (local.get $mask) (local.get $fp) (local.get $rep)
+        (local.get $ones))))
   ;; Step 1 of an add (docs/FORMAT.md section 3.9, cuckoo-walk.ts) for the one key hashed to h1, h2: its fingerprint
   ;; into the first empty slot of its first bucket, else of its other one. Returns bit 0 set when it placed it (else
   ;; nothing was written: both buckets are full, and the caller walks), bit 1 set when neither bucket held the
   ;; fingerprint before (the add's "absent before").
   (func (export "place") (param $h1 i32) (param $h2 i32) (param $buckets i32) (param $size i32) (param $f i32)
     (param $table i32) (result i32)
-    (local $mask i32) (local $word i32) (local $ones i64) (local $low i64) (local $highs i64) (local $rep i64)
+    (local $mask i32) (local $ones i64) (local $rep i64)
     (local $fp i32) (local $i1 i32) (local $i2 i32) (local $s1 i32) (local $s2 i32) (local $slot i64)
     (local.set $mask (i32.sub (i32.shl (i32.const 1) (local.get $f)) (i32.const 1)))
-    (local.set $word (i32.le_u (i32.mul (local.get $size) (local.get $f)) (i32.const 57)))
     (local.set $ones (call $inline.ones (local.get $size) (local.get $f)))
-    (local.set $low (i64.mul (local.get $ones) (i64.extend_i32_u (i32.shr_u (local.get $mask) (i32.const 1)))))
-    (local.set $highs (i64.shl (local.get $ones) (i64.extend_i32_u (i32.sub (local.get $f) (i32.const 1)))))
     (local.set $fp (call $inline.fingerprint (local.get $h2) (local.get $mask)))
     (local.set $rep (i64.mul (local.get $ones) (i64.extend_i32_u (local.get $fp))))
     (local.set $i1 (i32.rem_u (local.get $h1) (local.get $buckets)))
     (local.set $i2 (call $inline.other (local.get $i1) (local.get $fp) (local.get $buckets)))
     (local.set $s1
       (call $inline.slots (local.get $table) (local.get $i1) (local.get $size) (local.get $f) (local.get $mask)
-        (local.get $fp) (local.get $word) (local.get $rep) (local.get $low) (local.get $highs)))
+        (local.get $fp) (local.get $rep) (local.get $ones)))
     (local.set $s2
       (if (result i32) (i32.eq (local.get $i2) (local.get $i1))
         (then (local.get $s1))
         (else
           (call $inline.slots (local.get $table) (local.get $i2) (local.get $size) (local.get $f) (local.get $mask)
-            (local.get $fp) (local.get $word) (local.get $rep) (local.get $low) (local.get $highs)))))
+            (local.get $fp) (local.get $rep) (local.get $ones)))))
     (local.set $slot (call $inline.emptySlot (local.get $i1) (local.get $i2) (local.get $s1) (local.get $s2) (local.get $size)))
     (if (i64.ge_s (local.get $slot) (i64.const 0))
       (then (call $inline.set (local.get $table) (local.get $slot) (local.get $f) (local.get $mask) (local.get $fp))))
@@ -412,14 +398,11 @@
   ;; continues that run over the same hashes and does not prepare them again.
   (func (export "placeRun") (param $from i32) (param $n i32) (param $buckets i32) (param $size i32) (param $f i32)
     (param $maxKicks i32) (param $table i32) (result i32)
-    (local $mask i32) (local $word i32) (local $ones i64) (local $low i64) (local $highs i64)
+    (local $mask i32) (local $ones i64)
     (local $j i32) (local $w i32) (local $fp i32) (local $i1 i32) (local $i2 i32) (local $s1 i32) (local $s2 i32)
     (local $slot i64) (local $room i32)
     (local.set $mask (i32.sub (i32.shl (i32.const 1) (local.get $f)) (i32.const 1)))
-    (local.set $word (i32.le_u (i32.mul (local.get $size) (local.get $f)) (i32.const 57)))
     (local.set $ones (call $inline.ones (local.get $size) (local.get $f)))
-    (local.set $low (i64.mul (local.get $ones) (i64.extend_i32_u (i32.shr_u (local.get $mask) (i32.const 1)))))
-    (local.set $highs (i64.shl (local.get $ones) (i64.extend_i32_u (i32.sub (local.get $f) (i32.const 1)))))
     (if (i32.eqz (local.get $from))
       (then
         (call $inline.prepare (local.get $n) (local.get $buckets) (local.get $size) (local.get $f) (local.get $mask)
@@ -436,15 +419,15 @@
         (local.set $i2 (i32.load offset=20488 (local.get $w)))
         (local.set $s1
           (call $inline.slots (local.get $table) (local.get $i1) (local.get $size) (local.get $f) (local.get $mask)
-            (local.get $fp) (local.get $word) (i64.mul (local.get $ones) (i64.extend_i32_u (local.get $fp)))
-            (local.get $low) (local.get $highs)))
+            (local.get $fp) (i64.mul (local.get $ones) (i64.extend_i32_u (local.get $fp)))
+            (local.get $ones)))
         (local.set $s2
           (if (result i32) (i32.eq (local.get $i2) (local.get $i1))
             (then (local.get $s1))
             (else
               (call $inline.slots (local.get $table) (local.get $i2) (local.get $size) (local.get $f)
-                (local.get $mask) (local.get $fp) (local.get $word)
-                (i64.mul (local.get $ones) (i64.extend_i32_u (local.get $fp))) (local.get $low) (local.get $highs)))))
+                (local.get $mask) (local.get $fp)
+                (i64.mul (local.get $ones) (i64.extend_i32_u (local.get $fp))) (local.get $ones)))))
         (local.set $slot
           (call $inline.emptySlot (local.get $i1) (local.get $i2) (local.get $s1) (local.get $s2) (local.get $size)))
         (if (i64.ge_s (local.get $slot) (i64.const 0))
@@ -457,7 +440,7 @@
                 (call $walk (local.get $table) (local.get $fp) (local.get $i1) (local.get $i2)
                   (i32.load offset=8 (i32.shl (local.get $j) (i32.const 4)))
                   (local.get $buckets) (local.get $size) (local.get $f) (local.get $mask) (local.get $maxKicks)
-                  (local.get $word) (local.get $ones) (local.get $low) (local.get $highs))))))
+                  (local.get $ones))))))
         (i32.store8 offset=16384 (local.get $j)
           (i32.eqz (i32.and (i32.or (local.get $s1) (local.get $s2)) (i32.const 256))))
         (local.set $j (i32.add (local.get $j) (i32.const 1)))
