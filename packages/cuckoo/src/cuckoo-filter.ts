@@ -291,7 +291,12 @@ export class CuckooFilter {
   /** `deleteHash` for a batch of hashed keys: `answers[j]` 1 when key j was removed; returns how many were. */
   deleteHashes(hashes: Int32Array, count: number, answers?: Uint8Array): number {
     checkHashBatch(`${NAME}.deleteHashes`, hashes, count, answers, false);
-    let removed = 0;
+    let removed = this.probe.removeRun(hashes, count, answers);
+    if (removed >= 0) {
+      this.held -= removed;
+      return removed;
+    }
+    removed = 0;
     for (let j = 0; j < count; j++) {
       const yes = this.deleteHash(hashes, 4 * j);
       if (yes) removed++;

@@ -6,9 +6,10 @@ import { type CuckooKernel, cuckooKernel } from './wasm/cuckoo-instance.js';
 /**
  * A cuckoo filter's reads of keys already hashed (h1..h4 as `hashInto` writes them): whether one may be in
  * ({@link mayHold}), where its first copy is ({@link slotOf}, for a delete), how many copies it has
- * ({@link copiesOf}); the batch lookup ({@link run}); and an add's first step on the kernel ({@link placeFirst}).
- * The lookups and that step run cuckoo.wat where the table lies in a kernel memory and core's switch is 'auto' (the
- * one choice every kind's batches make), else JavaScript (cuckoo-hash.ts, slot-table.ts).
+ * ({@link copiesOf}); the batch lookup ({@link run}); and on the kernel, an add's first step ({@link placeFirst})
+ * and a batch's deletes ({@link removeRun}). The lookups and those run cuckoo.wat where the table lies in a kernel
+ * memory and core's switch is 'auto' (the one choice every kind's batches make), else JavaScript (cuckoo-hash.ts,
+ * slot-table.ts).
  */
 export class CuckooProbe {
   private readonly table: SlotTable;
@@ -79,6 +80,25 @@ export class CuckooProbe {
     const i1 = firstBucket(hash[at]!, this.buckets);
     const slot = this.table.find(i1, this.size, fp);
     return slot >= 0 ? slot : this.table.find(otherBucket(i1, fp, this.buckets), this.size, fp);
+  }
+
+  /**
+   * Deletes each hashed key (at `hashes[4j .. 4j + 3]`, j < count) in order on cuckoo.wat, as {@link slotOf} finds
+   * and clears its slot: `answers[j]` 1 when key j's copy was removed (when given); returns how many were, or −1,
+   * nothing done, where the table is not on the kernel.
+   */
+  removeRun(hashes: Int32Array, count: number, answers: Uint8Array | undefined): number {
+    const kernel = this.choice.get();
+    if (kernel === null) return -1;
+    const f = this.table.fingerprintBits;
+    let removed = 0;
+    for (let done = 0; done < count; done += kernel.keysPerCall) {
+      const n = Math.min(kernel.keysPerCall, count - done);
+      kernel.hashes.set(hashes.subarray(4 * done, 4 * (done + n)));
+      removed += kernel.removeRun(n, this.buckets, this.size, f, kernel.table);
+      if (answers !== undefined) answers.set(kernel.answers.subarray(0, n), done);
+    }
+    return removed;
   }
 
   /** Copies of the hashed key's fingerprint in its two buckets (one bucket, counted once, when they are the same). */

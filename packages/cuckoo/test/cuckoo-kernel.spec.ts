@@ -169,6 +169,53 @@ describe('the cuckoo kernel', () => {
     }
   });
 
+  it('deletes batches as JavaScript does (keys added once, twice, never), for every bucket size and width', async () => {
+    for (const [bucketSize, fpr, seed] of [
+      [2, 0.01, 21],
+      [4, 0.01, 22],
+      [4, 1e-5, 23],
+      [8, 0.001, 24],
+      [8, 1e-6, 25],
+    ] as const) {
+      let capacity = 20_000;
+      while (CuckooFilter.create(capacity, fpr, { bucketSize }).bits / 8 < KERNEL_FROM_BYTES) capacity *= 2;
+      const kernel = CuckooFilter.create(capacity, fpr, { bucketSize, seed });
+      const keys = urlKeys(capacity, `remove-run-${seed}`);
+      // Every 50th key added twice, and the last tenth never added.
+      const added = keys.slice(0, Math.floor(capacity * 0.8));
+      for (let i = 0; i < added.length; i += 50) added.push(added[i]!);
+      kernel.addAll(added);
+      const script = kernel.clone();
+      // Deleted in an order that meets each twice-added key twice, and every never-added one.
+      const gone = [...keys].reverse();
+      for (let i = 0; i < keys.length; i += 50) gone.push(keys[i]!);
+      const hashes = new Int32Array(4 * gone.length);
+      for (let i = 0; i < gone.length; i++) hashInto(gone[i]!, seed, hashes, 'test', 4 * i);
+      for (let start = 0; start < gone.length; start += 3000) {
+        const count = Math.min(3000, gone.length - start);
+        const batch = hashes.subarray(4 * start, 4 * (start + count));
+        const answers = [new Uint8Array(count), new Uint8Array(count)];
+        const onKernel = kernel.deleteHashes(batch, count, answers[0]);
+        setKernelBackend('javascript');
+        const onScript = script.deleteHashes(batch, count, answers[1]);
+        setKernelBackend('auto');
+        expect({ start, onKernel }).toEqual({ start, onKernel: onScript });
+        expect(answers[0]).toEqual(answers[1]);
+        expect(kernel.size).toBe(script.size);
+      }
+      expect(kernel.serialize()).toEqual(script.serialize());
+      // deleteAll of strings takes the same path a hashed batch at a time: the keys added, each as often, empty it.
+      const filled = CuckooFilter.create(capacity, fpr, { bucketSize, seed });
+      filled.addAll(added);
+      expect(filled.deleteAll(added)).toBe(added.length);
+      expect(filled.size).toBe(0);
+      expect(filled.serialize()).toEqual(
+        CuckooFilter.create(capacity, fpr, { bucketSize, seed }).serialize(),
+      );
+      await yieldToRunner();
+    }
+  });
+
   it('gives a filter of 256 KiB and more the same hasMany on WebAssembly, on JavaScript and key by key', () => {
     const filter = CuckooFilter.create(250_000, 0.01, { seed: 3 });
     expect(filter.bits / 8).toBeGreaterThanOrEqual(KERNEL_FROM_BYTES);

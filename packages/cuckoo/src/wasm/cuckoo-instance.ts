@@ -12,8 +12,9 @@ const CUCKOO = new KindKernelModule('cuckoo.wat', CUCKOO_WASM);
 /**
  * A cuckoo filter's table as cuckoo.wat reads and fills it: core's kernel scratch (`KernelScratch`: the call's hash
  * and answer views, how many keys a call takes) with the batch lookup, and the one-key lookup and first step of an
- * add, which take the table's offset as their last argument (one call each, no global set first). A walk, its undo
- * and deletes stay on the table's own code (slot-table.ts, cuckoo-walk.ts).
+ * add, which take the table's offset as their last argument (one call each, no global set first), and the batches'
+ * adds and deletes. A single key's walk, the undo of a batch and single deletes stay on the table's own code
+ * (slot-table.ts, cuckoo-walk.ts).
  */
 export interface CuckooKernel extends KernelScratch {
   /** answers[j] = 1 when key j may be in the filter, else 0, j < n ≤ keysPerCall; returns how many 1s. */
@@ -40,6 +41,18 @@ export interface CuckooKernel extends KernelScratch {
     maxKicks: number,
     table: number,
   ) => number;
+  /**
+   * A delete of each of keys 0..n − 1 of the scratch's hashes, in order, on the table at `table`: the first slot
+   * holding the key's fingerprint in its first bucket, else its other one, cleared; answers[j] = 1 when key j's was.
+   * Returns how many were.
+   */
+  readonly removeRun: (
+    n: number,
+    buckets: number,
+    size: number,
+    fingerprintBits: number,
+    table: number,
+  ) => number;
   /** placeRun's log: event e is (slot, the value it held before) at [2e, 2e + 1]. */
   readonly log: Float64Array;
   /** How many events the log holds: [0]. */
@@ -62,6 +75,7 @@ export function cuckooKernel(table: Uint8Array): CuckooKernel | undefined {
     keysPerCall: instance.answers.length,
     probe: KindKernelModule.entry(instance, 'probe'),
     placeRun: instance.exports.placeRun as CuckooKernel['placeRun'],
+    removeRun: instance.exports.removeRun as CuckooKernel['removeRun'],
     log: new Float64Array(instance.hashes.buffer, LOG_AT, 2 * LOG_EVENTS),
     logCount: new Int32Array(instance.hashes.buffer, LOG_COUNT_AT, 1),
     holds: instance.exports.holds as CuckooKernel['holds'],

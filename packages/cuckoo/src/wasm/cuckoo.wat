@@ -1,7 +1,9 @@
-;; The cuckoo filter's lookups (a batch: probe; one key: holds) and adds (one key's first step: place; a batch's both
-;; steps: placeRun), for keys already hashed (docs/FORMAT.md section 3.9), as CuckooFilter's JavaScript path answers
-;; and writes them, bit for bit (test/cuckoo-kernel.spec.ts holds the two together), over a table in this module's
-;; memory. The memory is imported (@bloomkit/core's src/wasm/kernel-memory.ts lays it out; filters may share it):
+;; The cuckoo filter's lookups (a batch: probe; one key: holds), adds (one key's first step: place; a batch's both
+;; steps: placeRun) and a batch's deletes (removeRun), for keys already hashed (docs/FORMAT.md section 3.9), as
+;; CuckooFilter's JavaScript path answers and writes them, bit for bit (test/cuckoo-kernel.spec.ts holds the two
+;; together), over a table in this module's memory. It uses one SIMD instruction (a byte swizzle): an engine without
+;; WebAssembly SIMD does not compile it, and the filter runs on its JavaScript path there. The memory is imported
+;; (@bloomkit/core's src/wasm/kernel-memory.ts lays it out; filters may share it):
 ;;   [0, 16384)        the hashes: key j's h1..h4 at 16*j, j < n <= 1024;
 ;;   [16384, 17408)    the answers: one byte per key; [17408, 17412) the count of placeRun's log;
 ;;   [20480, 32768)    a batch's fingerprints and buckets: key j's fp, i1, i2 at 20480 + 12j;
@@ -10,7 +12,7 @@
 ;;                     being bit 7 - (b & 7) of byte table + (b >>> 3), most significant first, with eight readable
 ;;                     bytes after the last slot's byte (slot-table.ts keeps them after a kernel table's payload).
 ;; `size` is the slots a bucket (2, 4 or 8), `f` the fingerprint bits (4 to 24), `buckets` below 2^31. The one-key
-;; entries and placeRun take `table` as an argument rather than through `bits`: a call from JavaScript is then one
+;; entries, placeRun and removeRun take `table` as an argument rather than through `bits`: a call from JavaScript is then one
 ;; call, no global set first.
 ;;
 ;; A key's fingerprint fp = (h2 mod (2^f - 1)) + 1, its buckets i1 = h1 mod n and i2 = (g(fp) - i1) mod n with
@@ -65,8 +67,8 @@
     (i32.or
       (i32.and (i32.rotl (local.get $word) (i32.const 8)) (i32.const 0x00ff00ff))
       (i32.and (i32.rotr (local.get $word) (i32.const 8)) (i32.const 0xff00ff00))))
-  ;; One pass over bucket $bucket's slots: bit j set in the low byte when slot j is 0, bit 8 set when a slot holds
-  ;; $fp. Each slot is the f bits at its bit offset in the big-endian word at its first byte (f <= 24).
+  ;; One pass over bucket $bucket's slots: bit j set when slot j is 0, bit 8 + j when it holds $fp. Each slot is the
+  ;; f bits at its bit offset in the big-endian word at its first byte (f <= 24).
   (func $inline.slotsOf (param $table i32) (param $bucket i32) (param $size i32) (param $f i32) (param $mask i32)
     (param $fp i32) (result i32)
     (local $bit i64) (local $at i32) (local $shift i32) (local $j i32) (local $slot i32) (local $empties i32)
@@ -81,7 +83,8 @@
             (i32.sub (i32.sub (i32.const 32) (local.get $shift)) (local.get $f)))
           (local.get $mask)))
       (local.set $empties (i32.or (local.get $empties) (i32.shl (i32.eqz (local.get $slot)) (local.get $j))))
-      (local.set $matches (i32.or (local.get $matches) (i32.eq (local.get $slot) (local.get $fp))))
+      (local.set $matches
+        (i32.or (local.get $matches) (i32.shl (i32.eq (local.get $slot) (local.get $fp)) (local.get $j))))
       (local.set $shift (i32.add (local.get $shift) (local.get $f)))
       (local.set $at (i32.add (local.get $at) (i32.shr_u (local.get $shift) (i32.const 3))))
       (local.set $shift (i32.and (local.get $shift) (i32.const 7)))
@@ -98,21 +101,16 @@
       (br_if $fields (i32.lt_u (local.get $j) (local.get $size))))
     (local.get $ones))
   ;; The bucket's $bucketBits bits, slot 0 the most significant: the 8 bytes from its first byte, big-endian (the
-  ;; little-endian load, its bytes reversed), less the bits before the bucket and after it.
+  ;; load's bytes reversed by one SIMD swizzle: ten shifts and masks before, 3 ns a batch add's key), less the bits
+  ;; before the bucket and after it.
   (func $inline.bucketWord (param $table i32) (param $bucket i32) (param $bucketBits i32) (result i64)
     (local $bit i64) (local $x i64)
     (local.set $bit (call $inline.bitOf (local.get $bucket) (local.get $bucketBits)))
     (local.set $x
-      (i64.load (i32.add (local.get $table) (i32.wrap_i64 (i64.shr_u (local.get $bit) (i64.const 3))))))
-    (local.set $x
-      (i64.or
-        (i64.and (i64.shr_u (local.get $x) (i64.const 8)) (i64.const 0x00ff00ff00ff00ff))
-        (i64.shl (i64.and (local.get $x) (i64.const 0x00ff00ff00ff00ff)) (i64.const 8))))
-    (local.set $x
-      (i64.or
-        (i64.and (i64.shr_u (local.get $x) (i64.const 16)) (i64.const 0x0000ffff0000ffff))
-        (i64.shl (i64.and (local.get $x) (i64.const 0x0000ffff0000ffff)) (i64.const 16))))
-    (local.set $x (i64.rotl (local.get $x) (i64.const 32)))
+      (i64x2.extract_lane 0
+        (i8x16.swizzle
+          (v128.load64_zero (i32.add (local.get $table) (i32.wrap_i64 (i64.shr_u (local.get $bit) (i64.const 3)))))
+          (v128.const i8x16 7 6 5 4 3 2 1 0 8 9 10 11 12 13 14 15))))
     (i64.shr_u (i64.shl (local.get $x) (i64.and (local.get $bit) (i64.const 7)))
       (i64.extend_i32_u (i32.sub (i32.const 64) (local.get $bucketBits)))))
   ;; The top bit of each zero field of $v set, every other bit clear.
@@ -127,27 +125,31 @@
           (local.get $low))
         (i64.const -1))
       (i64.shl (local.get $ones) (i64.extend_i32_u (i32.sub (local.get $f) (i32.const 1))))))
-  ;; What slotsOf answers, for a bucket of at most 57 bits, of its empty slots only the first (the bit of the first:
-  ;; all an add reads), and bit 8 when a slot holds fp ($rep is fp * ones).
+  ;; The slot of the highest field whose top bit is set in $zeros (not 0): slot j's top bit is bit (size - j) * f - 1,
+  ;; so j is the fields above that bit, the top bits of `ones << (f - 1)` from bit 64 - clz up (no division: a
+  ;; division by f here cost a batch add 11% of its time in the kernel).
+  (func $inline.firstField (param $zeros i64) (param $ones i64) (param $f i32) (result i32)
+    (i32.wrap_i64
+      (i64.popcnt
+        (i64.and (i64.shl (local.get $ones) (i64.extend_i32_u (i32.sub (local.get $f) (i32.const 1))))
+          (i64.shl (i64.const -1) (i64.sub (i64.const 64) (i64.clz (local.get $zeros))))))))
+  ;; What slotsOf answers, for a bucket of at most 57 bits, of its empty slots and of those holding fp only the first
+  ;; of each (all an add or a delete reads; $rep is fp * ones).
   (func $inline.slotsOfWord (param $table i32) (param $bucket i32) (param $size i32) (param $f i32) (param $rep i64)
     (param $ones i64) (result i32)
-    (local $v i64) (local $zeros i64)
+    (local $v i64) (local $zeros i64) (local $hits i64)
     (local.set $v
       (call $inline.bucketWord (local.get $table) (local.get $bucket) (i32.mul (local.get $size) (local.get $f))))
     (local.set $zeros (call $inline.zeroFields (local.get $v) (local.get $ones) (local.get $f)))
+    (local.set $hits (call $inline.zeroFields (i64.xor (local.get $v) (local.get $rep)) (local.get $ones) (local.get $f)))
     (i32.or
-      ;; Slot j's top bit is bit (size - j) * f - 1 of v: the first empty slot's is the highest set bit of $zeros,
-      ;; 64 - clz of it being (size - j) * f.
       (if (result i32) (i64.eqz (local.get $zeros))
         (then (i32.const 0))
+        (else (i32.shl (i32.const 1) (call $inline.firstField (local.get $zeros) (local.get $ones) (local.get $f)))))
+      (if (result i32) (i64.eqz (local.get $hits))
+        (then (i32.const 0))
         (else
-          (i32.shl (i32.const 1)
-            (i32.sub (local.get $size)
-              (i32.div_u (i32.sub (i32.const 64) (i32.wrap_i64 (i64.clz (local.get $zeros)))) (local.get $f))))))
-      (i32.shl
-        (i64.ne (call $inline.zeroFields (i64.xor (local.get $v) (local.get $rep)) (local.get $ones) (local.get $f))
-          (i64.const 0))
-        (i32.const 8))))
+          (i32.shl (i32.const 256) (call $inline.firstField (local.get $hits) (local.get $ones) (local.get $f)))))))
   ;; 1 when bucket $bucket holds fp ($rep is fp * ones), else 0, for a bucket of at most 57 bits.
   (func $inline.holdsWord (param $table i32) (param $bucket i32) (param $size i32) (param $f i32) (param $rep i64)
     (param $ones i64) (result i32)
@@ -167,12 +169,11 @@
         (call $inline.holdsWord (local.get $table) (local.get $bucket) (local.get $size) (local.get $f)
           (local.get $rep) (local.get $ones)))
       (else
-        (i32.and (i32.const 1)
-          (i32.shr_u
-            (call $inline.slotsOf (local.get $table) (local.get $bucket) (local.get $size) (local.get $f)
-              (local.get $mask) (local.get $fp))
-            (i32.const 8))))))
-  ;; slotsOf: the bucket's empty slots (bit j of the low byte), and bit 8 when a slot holds fp.
+        (i32.gt_u
+          (call $inline.slotsOf (local.get $table) (local.get $bucket) (local.get $size) (local.get $f)
+            (local.get $mask) (local.get $fp))
+          (i32.const 255)))))
+  ;; Bit j set when slot j is empty, bit 8 + j when it holds fp (of a bucket read as one word, only the first of each).
   (func $inline.slots (param $table i32) (param $bucket i32) (param $size i32) (param $f i32) (param $mask i32)
     (param $fp i32) (param $rep i64) (param $ones i64) (result i32)
     (if (result i32) (i32.le_u (i32.mul (local.get $size) (local.get $f)) (i32.const 57))
@@ -269,7 +270,7 @@
         (local.set $r (i32.add (i32.mul (local.get $r) (i32.const 69069)) (i32.const 1)))
         (local.set $slot
           (i64.add (i64.mul (i64.extend_i32_u (local.get $bucket)) (i64.extend_i32_u (local.get $size)))
-            (i64.extend_i32_u (i32.rem_u (i32.shr_u (local.get $r) (i32.const 16)) (local.get $size)))))
+            (i64.extend_i32_u (i32.and (i32.shr_u (local.get $r) (i32.const 16)) (i32.sub (local.get $size) (i32.const 1))))))
         (local.set $taken (call $inline.get (local.get $table) (local.get $slot) (local.get $f) (local.get $mask)))
         (call $inline.logSet (local.get $table) (local.get $slot) (local.get $f) (local.get $mask)
           (local.get $carried) (local.get $taken))
@@ -386,7 +387,7 @@
     (if (i64.ge_s (local.get $slot) (i64.const 0))
       (then (call $inline.set (local.get $table) (local.get $slot) (local.get $f) (local.get $mask) (local.get $fp))))
     (i32.or
-      (i32.shl (i32.eqz (i32.and (i32.or (local.get $s1) (local.get $s2)) (i32.const 256))) (i32.const 1))
+      (i32.shl (i32.eqz (i32.and (i32.or (local.get $s1) (local.get $s2)) (i32.const 0xff00))) (i32.const 1))
       (i64.ge_s (local.get $slot) (i64.const 0))))
   ;; placeRun(from, n, buckets, size, f, maxKicks, table): an add's steps 1 and 2 for keys from..n-1 of the hashes, in
   ;; order, on the table at `table` (as place and cuckoo-walk.ts: the first empty slot of the key's buckets, else the
@@ -442,8 +443,51 @@
                   (local.get $buckets) (local.get $size) (local.get $f) (local.get $mask) (local.get $maxKicks)
                   (local.get $ones))))))
         (i32.store8 offset=16384 (local.get $j)
-          (i32.eqz (i32.and (i32.or (local.get $s1) (local.get $s2)) (i32.const 256))))
+          (i32.eqz (i32.and (i32.or (local.get $s1) (local.get $s2)) (i32.const 0xff00))))
         (local.set $j (i32.add (local.get $j) (i32.const 1)))
         (br $keys)))
     (local.get $j))
+  ;; removeRun(n, buckets, size, f, table): a delete of each of keys 0..n-1 of the hashes, in order (as
+  ;; CuckooFilter.deleteHash): the first slot holding the key's fingerprint in its first bucket, else in its other one,
+  ;; cleared; answers[j] = 1 when key j's was, else 0 (nothing written). Returns how many were. A delete cannot fail,
+  ;; so nothing is logged.
+  (func (export "removeRun") (param $n i32) (param $buckets i32) (param $size i32) (param $f i32) (param $table i32)
+    (result i32)
+    (local $mask i32) (local $ones i64) (local $rep i64)
+    (local $j i32) (local $w i32) (local $fp i32) (local $i1 i32) (local $hit i32) (local $slot i64) (local $total i32)
+    (local.set $mask (i32.sub (i32.shl (i32.const 1) (local.get $f)) (i32.const 1)))
+    (local.set $ones (call $inline.ones (local.get $size) (local.get $f)))
+    (call $inline.prepare (local.get $n) (local.get $buckets) (local.get $size) (local.get $f) (local.get $mask)
+      (local.get $table))
+    (block $done
+      (loop $keys
+        (br_if $done (i32.ge_u (local.get $j) (local.get $n)))
+        (local.set $w (i32.mul (local.get $j) (i32.const 12)))
+        (local.set $fp (i32.load offset=20480 (local.get $w)))
+        (local.set $rep (i64.mul (local.get $ones) (i64.extend_i32_u (local.get $fp))))
+        (local.set $i1 (i32.load offset=20484 (local.get $w)))
+        (local.set $hit
+          (i32.shr_u
+            (call $inline.slots (local.get $table) (local.get $i1) (local.get $size) (local.get $f) (local.get $mask)
+              (local.get $fp) (local.get $rep) (local.get $ones))
+            (i32.const 8)))
+        (if (i32.eqz (local.get $hit))
+          (then
+            (local.set $i1 (i32.load offset=20488 (local.get $w)))
+            (local.set $hit
+              (i32.shr_u
+                (call $inline.slots (local.get $table) (local.get $i1) (local.get $size) (local.get $f)
+                  (local.get $mask) (local.get $fp) (local.get $rep) (local.get $ones))
+                (i32.const 8)))))
+        (if (local.get $hit)
+          (then
+            (local.set $slot
+              (i64.add (i64.mul (i64.extend_i32_u (local.get $i1)) (i64.extend_i32_u (local.get $size)))
+                (i64.extend_i32_u (i32.ctz (local.get $hit)))))
+            (call $inline.set (local.get $table) (local.get $slot) (local.get $f) (local.get $mask) (i32.const 0))))
+        (i32.store8 offset=16384 (local.get $j) (i32.ne (local.get $hit) (i32.const 0)))
+        (local.set $total (i32.add (local.get $total) (i32.ne (local.get $hit) (i32.const 0))))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (br $keys)))
+    (local.get $total))
 )
