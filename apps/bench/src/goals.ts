@@ -26,7 +26,7 @@ interface Spread {
   readonly max: number;
 }
 
-type Op = 'addOps' | 'hasHitOps' | 'hasMissOps' | 'batchHasOps' | 'batchAddOps';
+type Op = 'addOps' | 'hasHitOps' | 'hasMissOps' | 'batchHasOps' | 'batchAddOps' | 'batchDeleteOps';
 
 /**
  * ours/peer for `op`, repetition by repetition (each repetition runs both, one after the other, in fresh
@@ -169,6 +169,14 @@ function speedGoals(measurements: readonly Measurement[], n: number): (GoalResul
       'addAll',
       2,
     ),
+    batchGoal(
+      measurements,
+      n,
+      'bloomkit-cuckoo',
+      `cuckoo deleteAll ≥ 2× bloomfilter's add (n = ${n})`,
+      'deleteAll',
+      2,
+    ),
   );
   out.push(...fuseGoals(measurements, n));
   const batchAdd = spread(measurements, 'bloomkit-blocked', 'bloomfilter', n, 'batchAddOps', 'addOps');
@@ -203,18 +211,23 @@ function fromHashesGoal(result: FuseHashesResult): GoalResult {
 
 /**
  * A batch goal against `bloomfilter`'s single-key rate: `hasMany` against its has (of present keys), `addAll`
- * against its add; undefined when not measured.
+ * against its add, `deleteAll` (of the keys added) against its add too (it has no delete; a delete's work is an
+ * add's); undefined when not measured.
  */
 function batchGoal(
   measurements: readonly Measurement[],
   n: number,
   id: string,
   goal: string,
-  batch: 'hasMany' | 'addAll',
+  batch: 'hasMany' | 'addAll' | 'deleteAll',
   atLeast: number,
 ): GoalResult | undefined {
-  const [op, peerOp]: [Op, Op] =
-    batch === 'hasMany' ? ['batchHasOps', 'hasHitOps'] : ['batchAddOps', 'addOps'];
+  const ops: Record<typeof batch, [Op, Op]> = {
+    hasMany: ['batchHasOps', 'hasHitOps'],
+    addAll: ['batchAddOps', 'addOps'],
+    deleteAll: ['batchDeleteOps', 'addOps'],
+  };
+  const [op, peerOp] = ops[batch];
   const ratio = spread(measurements, id, 'bloomfilter', n, op, peerOp);
   if (ratio === undefined) return undefined;
   return { goal, met: ratio.median >= atLeast, detail: `${batch} ${fmt(ratio)}` };
