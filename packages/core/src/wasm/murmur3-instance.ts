@@ -104,7 +104,10 @@ function vectorHashKeys(memory: WebAssembly.Memory): RunHash | undefined {
   }
 }
 
-/** murmur3.wat's (or murmur3-simd.wat's) hashKeys entry: starts and ends (offsets of the window), n, seed, where the hashes go. */
+/**
+ * murmur3.wat's (or murmur3-simd.wat's) hashKeys entry: starts and ends (offsets of the window), n, seed, where the
+ * hashes go.
+ */
 type RunHash = (starts: number, ends: number, n: number, seed: number, out: number) => void;
 
 /** murmur3.wat's splitLines entry (see its header). */
