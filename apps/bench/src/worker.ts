@@ -167,8 +167,8 @@ function batchRates(
   if (instance.addAll !== undefined) {
     const batches = addBatches(present);
     settle();
-    batchAddRate(build(job.n, job.fpr), batches, WARM_MS);
-    batchAddOps = batchAddRate(build(job.n, job.fpr), batches, job.fillBudgetMs);
+    batchRate(build(job.n, job.fpr).addAll!, batches, WARM_MS);
+    batchAddOps = batchRate(build(job.n, job.fpr).addAll!, batches, job.fillBudgetMs);
   }
   return { batchHasOps, batchAddOps };
 }
@@ -204,25 +204,10 @@ function deleteRates(
   const batches = addBatches(added);
   const warmBatch = filled();
   settle();
-  batchDeleteRate(warmBatch, batches, WARM_MS);
+  batchRate(warmBatch.deleteAll!, batches, WARM_MS);
   const batched = filled();
   settle();
-  return { deleteOps, batchDeleteOps: batchDeleteRate(batched, batches, job.probeBudgetMs) };
-}
-
-/** deleteAll of prepared batches from `filled` (holding them), for at most `budgetMs`. */
-function batchDeleteRate(filled: Instance, batches: readonly BenchKey[][], budgetMs: number): number {
-  const deleteAll = filled.deleteAll!;
-  let done = 0;
-  const begin = performance.now();
-  let ms = 0;
-  for (const batch of batches) {
-    deleteAll(batch);
-    done += batch.length;
-    ms = performance.now() - begin;
-    if (ms > budgetMs) break;
-  }
-  return (done / ms) * 1000;
+  return { deleteOps, batchDeleteOps: batchRate(batched.deleteAll!, batches, job.probeBudgetMs) };
 }
 
 /** Serialize and deserialize, timed after untimed calls (null where the contender has none, or the fill capped). */
@@ -279,24 +264,12 @@ function queryBatches(present: readonly BenchKey[], absent: readonly BenchKey[])
   return batches;
 }
 
-/** addAll of prepared batches into `fresh`, an empty instance of the measured size (a bulk load), for at most `budgetMs`. */
-function batchAddRate(fresh: Instance, batches: readonly BenchKey[][], budgetMs: number): number {
-  const addAll = fresh.addAll!;
-  let done = 0;
-  const begin = performance.now();
-  let ms = 0;
-  for (const batch of batches) {
-    addAll(batch);
-    done += batch.length;
-    ms = performance.now() - begin;
-    if (ms > budgetMs) break;
-  }
-  return (done / ms) * 1000;
-}
-
-/** hasMany over prepared batches, for at most `budgetMs`. */
+/**
+ * Keys a second of `call` over prepared batches, in order, for at most `budgetMs`: hasMany over query batches,
+ * addAll into an empty instance of the measured size (a bulk load), deleteAll from a filled one.
+ */
 function batchRate(
-  hasMany: (keys: readonly BenchKey[]) => boolean[],
+  call: (keys: readonly BenchKey[]) => unknown,
   batches: readonly BenchKey[][],
   budgetMs: number,
 ): number {
@@ -304,7 +277,7 @@ function batchRate(
   const begin = performance.now();
   let ms = 0;
   for (const batch of batches) {
-    hasMany(batch);
+    call(batch);
     done += batch.length;
     ms = performance.now() - begin;
     if (ms > budgetMs) break;
