@@ -1,7 +1,7 @@
 ;; The cuckoo filter's lookups (a batch: probe; one key: holds), adds (one key's first step: place; a batch's both
 ;; steps: placeRun) and a batch's deletes (removeRun), for keys already hashed (docs/FORMAT.md section 3.9), as
 ;; CuckooFilter's JavaScript path answers and writes them, bit for bit (test/cuckoo-kernel.spec.ts holds the two
-;; together), over a table in this module's memory. It uses one SIMD instruction (a byte swizzle): an engine without
+;; together), over a table in this module's memory. It reverses bytes with SIMD swizzles: an engine without
 ;; WebAssembly SIMD does not compile it, and the filter runs on its JavaScript path there. The memory is imported
 ;; (@bloomkit/core's src/wasm/kernel-memory.ts lays it out; filters may share it):
 ;;   [0, 16384)        the hashes: key j's h1..h4 at 16*j, j < n <= 1024;
@@ -60,13 +60,10 @@
     (i32.add (local.get $table)
       (i32.wrap_i64 (i64.shr_u (call $inline.bitOf (local.get $bucket) (local.get $bucketBits)) (i64.const 3)))))
   ;; ---- Reading slots one at a time (any bucket).
-  ;; The big-endian word at byte $at: the little-endian load, its bytes reversed.
+  ;; The big-endian word at byte $at: the little-endian load, its bytes reversed (a swizzle, as set stores it).
   (func $inline.wordAt (param $at i32) (result i32)
-    (local $word i32)
-    (local.set $word (i32.load (local.get $at)))
-    (i32.or
-      (i32.and (i32.rotl (local.get $word) (i32.const 8)) (i32.const 0x00ff00ff))
-      (i32.and (i32.rotr (local.get $word) (i32.const 8)) (i32.const 0xff00ff00))))
+    (i32x4.extract_lane 0
+      (i8x16.swizzle (v128.load32_zero (local.get $at)) (v128.const i8x16 3 2 1 0 4 5 6 7 8 9 10 11 12 13 14 15))))
   ;; One pass over bucket $bucket's slots: bit j set when slot j is 0, bit 8 + j when it holds $fp. Each slot is the
   ;; f bits at its bit offset in the big-endian word at its first byte (f <= 24).
   (func $inline.slotsOf (param $table i32) (param $bucket i32) (param $size i32) (param $f i32) (param $mask i32)
@@ -210,9 +207,8 @@
         (i32.shl (local.get $value) (local.get $shift))))
     ;; Stored big-endian: its bytes reversed, then the little-endian store.
     (i32.store (local.get $at)
-      (i32.or
-        (i32.and (i32.rotl (local.get $word) (i32.const 8)) (i32.const 0x00ff00ff))
-        (i32.and (i32.rotr (local.get $word) (i32.const 8)) (i32.const 0xff00ff00)))))
+      (i32x4.extract_lane 0
+        (i8x16.swizzle (i32x4.splat (local.get $word)) (v128.const i8x16 3 2 1 0 4 5 6 7 8 9 10 11 12 13 14 15)))))
   ;; The first empty slot of bucket i1, else of i2 (given their slotsOf $s1, $s2): bucket * size + j; -1 when both
   ;; are full.
   (func $inline.emptySlot (param $i1 i32) (param $i2 i32) (param $s1 i32) (param $s2 i32) (param $size i32)
