@@ -5,6 +5,10 @@
 // it from its build; it rewrites a file only when the bytes differ, so a clean checkout builds without changing
 // anything, and docs/test/wasm-build.spec.ts checks every such package's modules against their sources.
 //
+// A line `;; include parts/NAME.wat` in a module is replaced by that file of src/wasm/parts/ (functions of one concern
+// that a module includes, so a module stays a room of its own size; parts are not modules, and only the modules of
+// src/wasm/ itself are compiled).
+//
 // A function whose name begins with `inline.` is inlined into each of its callers and dropped, by binaryen's
 // inlining pass and then its removal of unused functions (the root devDependency `binaryen`, pinned; no other pass
 // runs, and no other function is inlined): Node 20 does not inline WebAssembly calls, so a kernel's formula written
@@ -23,7 +27,8 @@ const where = `${basename(process.cwd())}/src/wasm`;
 const check = process.argv.includes('--check');
 
 /** The TypeScript module holding `source`'s binary (its exported name: CRC32C_WASM for crc32c.wat). */
-async function moduleSource(name, source) {
+async function moduleSource(name, text) {
+  const source = withParts(text);
   const wabt = await wabtInit();
   const parsed = wabt.parseWat(`${name}.wat`, source);
   parsed.resolveNames();
@@ -41,6 +46,13 @@ async function moduleSource(name, source) {
     `  '${base64}';`,
     '',
   ].join('\n');
+}
+
+/** `text` with each `;; include parts/NAME.wat` line replaced by that part's text. */
+function withParts(text) {
+  return text.replace(/^[ \t]*;; include (parts\/[a-z0-9-]+\.wat)[ \t]*$/gm, (_, part) =>
+    readFileSync(join(dir, part), 'utf8').trimEnd(),
+  );
 }
 
 /** `binary` with each function named `inline.*` inlined into its callers and dropped; every other one kept whole. */

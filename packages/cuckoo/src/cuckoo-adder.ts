@@ -8,8 +8,8 @@ import type { SlotTable } from './slot-table.js';
  * A cuckoo filter's adds of keys already hashed (docs/FORMAT.md §3.9, "Adding"): step 1, the first empty slot of
  * the key's buckets, and step 2, the walk when both are full, with an undo log (cuckoo-walk.ts). Where the table
  * lies in a kernel memory and core's switch is 'auto', cuckoo.wat takes a single add's step 1 (its walk here) and
- * a batch's both steps, a call of up to `keysPerCall` keys (its log copied into the walk's); else JavaScript. Either way the same bytes
- * (test/cuckoo-kernel.spec.ts). A key that finds no room is a CapacityError with nothing changed: the walk undone,
+ * a batch's both steps, a call of up to `keysPerCall` keys (its log copied into the walk's); else JavaScript.
+ * Either way the same bytes (test/cuckoo-kernel.spec.ts). A key that finds no room is a CapacityError with nothing changed: the walk undone,
  * and in a batch every key of the call taken back.
  */
 export class CuckooAdder {
@@ -65,7 +65,8 @@ export class CuckooAdder {
 
   /**
    * Adds `count` hashed keys in order within a batch, logged: on cuckoo.wat's `placeRun` a call at a time (its
-   * walks too, its log copied into the walk's after each call), a key it stops at here. `answers[j]` 1 when key j was absent before; returns how many were.
+   * walks too, its log copied into the walk's after each call), a key it stops at here. `answers[j]` 1 when key j
+   * was absent before; returns how many were.
    */
   add(hashes: Int32Array, count: number, answers: Uint8Array | undefined, held: number): number {
     const kernel = this.probe.kernel();

@@ -89,16 +89,7 @@ export class CuckooProbe {
    */
   removeRun(hashes: Int32Array, count: number, answers: Uint8Array | undefined): number {
     const kernel = this.choice.get();
-    if (kernel === null) return -1;
-    const f = this.table.fingerprintBits;
-    let removed = 0;
-    for (let done = 0; done < count; done += kernel.keysPerCall) {
-      const n = Math.min(kernel.keysPerCall, count - done);
-      kernel.hashes.set(hashes.subarray(4 * done, 4 * (done + n)));
-      removed += kernel.removeRun(n, this.buckets, this.size, f, kernel.table);
-      if (answers !== undefined) answers.set(kernel.answers.subarray(0, n), done);
-    }
-    return removed;
+    return kernel === null ? -1 : this.onKernel(kernel, true, hashes, count, answers, 0);
   }
 
   /** Copies of the hashed key's fingerprint in its two buckets (one bucket, counted once, when they are the same). */
@@ -120,12 +111,32 @@ export class CuckooProbe {
       for (let j = 0; j < count; j++) answers[to + j] = this.javascriptMayHold(hashes, 4 * j) ? 1 : 0;
       return;
     }
+    this.onKernel(kernel, false, hashes, count, answers, to);
+  }
+
+  /**
+   * cuckoo.wat's batch lookup (`probe`) or deletes (`removeRun`) over hashed keys 0..count − 1, a call of up to
+   * `keysPerCall` keys at a time, their hashes copied into the kernel's scratch first and its answers out to
+   * `answers[to + j]` (when given); returns the answers' sum.
+   */
+  private onKernel(
+    kernel: CuckooKernel,
+    remove: boolean,
+    hashes: Int32Array,
+    count: number,
+    answers: Uint8Array | undefined,
+    to: number,
+  ): number {
     const f = this.table.fingerprintBits;
+    let total = 0;
     for (let done = 0; done < count; done += kernel.keysPerCall) {
       const n = Math.min(kernel.keysPerCall, count - done);
       kernel.hashes.set(hashes.subarray(4 * done, 4 * (done + n)));
-      kernel.probe(n, this.buckets, this.size, f);
-      answers.set(kernel.answers.subarray(0, n), to + done);
+      total += remove
+        ? kernel.removeRun(n, this.buckets, this.size, f, kernel.table)
+        : kernel.probe(n, this.buckets, this.size, f);
+      if (answers !== undefined) answers.set(kernel.answers.subarray(0, n), to + done);
     }
+    return total;
   }
 }

@@ -1,7 +1,7 @@
-;; The binary fuse filter's lookups (a batch, and one key) for keys already hashed (docs/FORMAT.md section 3.8), as BinaryFuseFilter's
-;; JavaScript path (fuse-hash.ts) answers it, bit for bit (test/fuse-kernel.spec.ts holds the two together), over
-;; fingerprints that live in this module's memory. The memory is imported (@bloomkit/core's src/wasm/kernel-memory.ts
-;; lays it out; filters may share it):
+;; The binary fuse filter's lookups (a batch, and one key) for keys already hashed (docs/FORMAT.md section 3.8), as
+;; BinaryFuseFilter's JavaScript path (fuse-hash.ts) answers them, bit for bit (test/fuse-kernel.spec.ts holds the
+;; two together), over fingerprints that live in this module's memory. The memory is imported (@bloomkit/core's
+;; src/wasm/kernel-memory.ts lays it out; filters may share it):
 ;;   [0, 16384)        the hashes: key j's h1..h4 at 16*j, j < n <= 1024 (its 64-bit key is h2:h1, the little-endian
 ;;                     i64 at 16*j);
 ;;   [16384, 17408)    the answers: one byte per key;
