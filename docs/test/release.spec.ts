@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -14,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RedisProcess, startRedis } from '@bloomkit/testkit/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lockfilePins } from './lockfile-pins.js';
 
 /**
  * The release build as a user meets it: `pnpm release:pack` makes the tarballs, and each one is installed alone
@@ -87,24 +89,51 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** A fresh project with `name`'s tarball installed alone; the other tarballs stand in for the registry. */
+/** Registry packages at the lockfile's versions, unless `BLOOMKIT_RELEASE_NEWEST=1` asks for the newest in range. */
+const newest = process.env.BLOOMKIT_RELEASE_NEWEST === '1';
+
+/**
+ * What the Redis README tells a TypeScript user to add beside ioredis (its 6.1 declarations import `redis-errors`,
+ * which ships no types): installed with the newest versions only, where ioredis resolves past the pinned 6.0.0.
+ */
+const README_TYPES: Record<string, string[]> = { '@bloomkit/redis': ['@types/redis-errors'] };
+
+/**
+ * A fresh project with `name`'s tarball installed alone; the other tarballs stand in for the registry, and every
+ * registry package comes at the version the lockfile pins (lockfile-pins.ts), or the newest in range.
+ */
 async function installAlone(entry: Packed): Promise<string> {
   const dir = join(work, 'projects', entry.name.replace('@bloomkit/', ''));
   mkdirSync(dir, { recursive: true });
-  const overrides = Object.fromEntries(
+  const tarballs = Object.fromEntries(
     manifest
       .filter((other) => other.name !== entry.name)
       .map((other) => [other.name, `file:${join(release, other.file)}`]),
   );
+  const pins = lockfilePins(
+    root,
+    [...closure(entry.name)].map((name) => name.replace('@bloomkit/', '')),
+  );
+  const dependencies = newest ? {} : pins.direct;
+  const overrides = newest ? tarballs : { ...tarballs, ...pins.versions };
   writeFileSync(
     join(dir, 'package.json'),
-    JSON.stringify({ name: 'fresh', private: true, overrides }, null, 2),
+    JSON.stringify({ name: 'fresh', private: true, dependencies, overrides }, null, 2),
   );
+  const extra = newest ? (README_TYPES[entry.name] ?? []) : [];
   await run(
     'npm',
-    ['install', '--no-audit', '--no-fund', '--loglevel=error', join(release, entry.file)],
+    ['install', '--no-audit', '--no-fund', '--loglevel=error', join(release, entry.file), ...extra],
     dir,
   );
+  if (!newest) {
+    // What the lockfile pins is what was installed: a pin that npm did not honour would test another version.
+    for (const [name, version] of Object.entries(pins.versions)) {
+      const installed = join(dir, 'node_modules', name, 'package.json');
+      if (existsSync(installed))
+        expect(JSON.parse(readFileSync(installed, 'utf8')).version, name).toBe(version);
+    }
+  }
   return dir;
 }
 

@@ -7,6 +7,7 @@ import type { FilterShapeOptions, FilterState } from './shape.js';
 import { encodeSingleFilter, encodeSingleFilterParts, rewriteInPlace } from './single-filter-codec.js';
 import { SlotEngine } from './slot-engine.js';
 import type { FilterStore } from './storage.js';
+import { handOut } from './wasm/kernel-arena.js';
 
 /**
  * The one engine behind every single-filter kind (the kinds whose records say `params: 'single'`): a filter's
@@ -100,7 +101,10 @@ export class BloomEngine<S extends FilterStore<S>> extends SlotEngine<S> impleme
     return this.inPlace;
   }
 
-  /** The same bytes as {@link serialize} as parts; the payload parts are views of this filter's storage. */
+  /**
+   * The same bytes as {@link serialize} as parts; the payload parts are views of this filter's storage (copies where
+   * it shares a kernel memory, as {@link payloadParts}).
+   */
   serializeParts(): Uint8Array[] {
     return encodeSingleFilterParts(this.kind, this, this.store, this);
   }
@@ -108,10 +112,12 @@ export class BloomEngine<S extends FilterStore<S>> extends SlotEngine<S> impleme
   /**
    * The payload of the serialized form (docs/FORMAT.md §3.1–3.3: the bits or counters, between the params and the
    * checksum) as views of this filter's storage, one per page, not copies: the bytes a store that keeps only the
-   * payload (such as `@bloomkit/redis`) writes. Read them before the filter next changes.
+   * payload (such as `@bloomkit/redis`) writes. Read them before the filter next changes. Storage of 256 KiB to
+   * 1 MiB that shares a kernel memory with other filters is copied instead, so that every view derived from a part
+   * stays valid after the filter is gone (core's kernel-arena.ts).
    */
   payloadParts(): Uint8Array[] {
-    return [...this.store.pages];
+    return this.store.pages.map(handOut);
   }
 
   /** The shape as the kind's constructor takes it, counter width included. */

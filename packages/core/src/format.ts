@@ -7,6 +7,7 @@ import {
 } from './errors.js';
 import type { KindRecord } from './kinds.js';
 import { type ByteSource, crc32cOfParts, gatherBytes, lengthOf, sliceParts, toParts } from './parts.js';
+import { handOut } from './wasm/kernel-arena.js';
 
 /**
  * The envelope shared by every bloomkit filter file (docs/FORMAT.md is the normative description):
@@ -125,11 +126,14 @@ export function writeEnvelope(spec: EnvelopeSpec, target: Uint8Array, offset: nu
 export function encodeEnvelopeParts(
   spec: Omit<EnvelopeSpec, 'payloadLength' | 'writePayload'> & { readonly payload: readonly Uint8Array[] },
 ): Uint8Array[] {
-  const head = encodeHead(spec, lengthOf(spec.payload));
-  const crc = crc32cOfParts(spec.payload, crc32c(head));
+  // Parts in a shared kernel arena are copied (kernel-arena.ts, handOut): a caller's views of them would outlive
+  // the place once the filter is gone. Others are the filter's own bytes.
+  const payload = spec.payload.map(handOut);
+  const head = encodeHead(spec, lengthOf(payload));
+  const crc = crc32cOfParts(payload, crc32c(head));
   const tail = new Uint8Array(CHECKSUM_BYTES);
   new DataView(tail.buffer).setUint32(0, crc, true);
-  return [head, ...spec.payload, tail];
+  return [head, ...payload, tail];
 }
 
 /** The header (§1) followed by the params. */

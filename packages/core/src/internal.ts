@@ -47,6 +47,11 @@ export { planShape, type ResolvedShape, resolveShape, resolveState } from './sha
 /** Reads a single-filter file (docs/FORMAT.md §3.1–3.3) of a kind into its shape and state. */
 export { decodeSingleFilter } from './single-filter-codec.js';
 /**
+ * A filter's bytes as they may be handed to a caller (`payloadParts`): a copy where they share a kernel memory with
+ * other filters (whose places are reused once a filter is gone, whatever views a caller derived), else themselves.
+ */
+export { handOut } from './wasm/kernel-arena.js';
+/**
  * Kernel memory for a kind's own batch kernel: `newKernelBytes`, `byteLength` bytes (zeros or a copy) in a kernel
  * memory, where a batch kernel can work on them, from 256 KiB where WebAssembly loads, else a plain array; a
  * `KernelInstance` is a kernel module instantiated over the memory such bytes lie in (with the hashes and answers

@@ -21,10 +21,11 @@ function exportsOf(file: string): { names: string[]; undocumented: string[] } {
 const runtime = (names: string[]) => names.filter((name) => !name.startsWith('type '));
 
 describe('@bloomkit/core/internal', () => {
-  it('is a small contract: at most 25 run-time names, each export documented', () => {
+  it('is a small contract: at most 26 run-time names, each export documented', () => {
     const { names, undocumented } = exportsOf('internal.ts');
-    // The engine, the codecs, shape planning, JSON, u64 fields, and kernel memory for counters and the window ring.
-    expect(runtime(names).length).toBeLessThanOrEqual(25);
+    // The engine, the codecs, shape planning, JSON, u64 fields, and kernel memory for counters and the window ring
+    // (with the rule for handing its bytes out).
+    expect(runtime(names).length).toBeLessThanOrEqual(26);
     expect(undocumented).toEqual([]);
     for (const name of runtime(names)) expect(internal).toHaveProperty(name);
   });

@@ -50,6 +50,8 @@ export class CuckooAdder {
     } catch (error) {
       this.undo();
       throw error;
+    } finally {
+      this.end();
     }
   }
 
@@ -61,6 +63,11 @@ export class CuckooAdder {
   /** Takes back every key added since {@link begin}. */
   undo(): void {
     this.walk.undo();
+  }
+
+  /** Ends a batch, kept or taken back: what it logged is let go (CuckooWalk.end). */
+  end(): void {
+    this.walk.end();
   }
 
   /**

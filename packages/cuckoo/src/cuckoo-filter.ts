@@ -14,6 +14,7 @@ import {
   checkAllocation,
   encodeNestedParts,
   fromFilterJson,
+  handOut,
   joinParts,
   resolveSeed,
   toFilterJson,
@@ -237,6 +238,8 @@ export class CuckooFilter {
     } catch (error) {
       this.adder.undo();
       throw error;
+    } finally {
+      this.adder.end();
     }
     this.held += list.length;
     return fresh;
@@ -390,9 +393,13 @@ export class CuckooFilter {
     return cuckooFacts(this);
   }
 
-  /** The payload (§3.9's packed slots) as a view of the table, not a copy: what `@bloomkit/redis` keeps. */
+  /**
+   * The payload (§3.9's packed slots) as a view of the table, not a copy: what `@bloomkit/redis` keeps. A table of
+   * 256 KiB to 1 MiB shares a kernel memory with other filters and is copied instead, so that every view derived
+   * from the part stays valid after the filter is gone.
+   */
   payloadParts(): Uint8Array[] {
-    return [this.table.payload()];
+    return [handOut(this.table.payload())];
   }
 
   /** The JSON form: `{ format: 'bloomkit', version, kind: 'cuckoo', base64 }`. */

@@ -31,7 +31,16 @@ export class CuckooWalk {
   begin(): void {
     this.logged = 0;
     this.batch = true;
-    // A large batch's log is let go once the batch is done with.
+  }
+
+  /**
+   * Ends a batch, kept or undone: its log is forgotten, and a log grown past 64 Ki entries (a batch of some ten
+   * thousand keys or more: two entries a write) is let go, so a filter holds no batch's memory once the batch is
+   * done (an addAll of 10^6 keys grew it to 4 Mi entries, 32 MB, which the filter held for life before).
+   */
+  end(): void {
+    this.logged = 0;
+    this.batch = false;
     if (this.log.length > 65536) this.log = new Float64Array(1024);
   }
 
@@ -63,14 +72,18 @@ export class CuckooWalk {
    */
   placeAll(source: SlotTable): boolean {
     this.begin();
-    for (let slot = 0; slot < source.slots; slot++) {
-      const fp = source.get(slot);
-      if (fp === 0) continue;
-      const bucket = Math.floor(slot / this.bucketSize);
-      // The walk's choices for a fingerprint without its key: seeded by its slot (any seed is correct).
-      if (!this.place(fp, bucket, otherBucket(bucket, fp, this.buckets), slot >>> 0)) return false;
+    try {
+      for (let slot = 0; slot < source.slots; slot++) {
+        const fp = source.get(slot);
+        if (fp === 0) continue;
+        const bucket = Math.floor(slot / this.bucketSize);
+        // The walk's choices for a fingerprint without its key: seeded by its slot (any seed is correct).
+        if (!this.place(fp, bucket, otherBucket(bucket, fp, this.buckets), slot >>> 0)) return false;
+      }
+      return true;
+    } finally {
+      this.end();
     }
-    return true;
   }
 
   /**

@@ -15,6 +15,7 @@ import {
   decodeChain,
   encodeNestedParts,
   fromFilterJson,
+  handOut,
   joinParts,
   newKernelBytes,
   readDeserializeOptions,
@@ -393,11 +394,13 @@ export class BinaryFuseFilter {
     return joinParts(fuseKind, this.serializeParts());
   }
 
-  /** The payload alone: the fingerprints' bytes (a view of the filter's own; u16 little-endian for 16 bits). */
+  /**
+   * The payload alone: the fingerprints' bytes (a view of the filter's own; u16 little-endian for 16 bits). Bytes of
+   * 256 KiB to 1 MiB that share a kernel memory with other filters are copied instead, so that every view derived
+   * from the part stays valid after the filter is gone.
+   */
   payloadParts(): Uint8Array[] {
-    // The bytes themselves, not a new view of them: in a kernel memory, the array newKernelBytes made is what keeps
-    // their place from going back to the arena, so a part a caller holds keeps it.
-    return [this.bytes];
+    return [handOut(this.bytes)];
   }
 
   /** The file as parts: the header and params, the fingerprints (a view of the filter's own), the checksum. */

@@ -5,11 +5,17 @@
  * Every WebAssembly memory reserves about 10 GiB of address space (V8 guards its bounds that way, whatever its
  * size), so a process holds only about 13,000 of them; past that each new one costs a garbage collection and then
  * fails. A memory per filter therefore stopped a storage engine with a filter per table file at about 13,000 live
- * filters. Here filters of up to {@link SHARED_UP_TO} bytes share memories (arenas) of 16 MiB doubling to 256 MiB:
+ * filters. Here filters of up to {@link SHARED_UP_TO} bytes share memories (arenas) of 4 MiB doubling to 256 MiB:
  * a filter gets a 64-byte aligned place in the first arena with room, first fit, and a new arena is made when none
  * has; the place returns to its arena when the view handed out is collected (a FinalizationRegistry watches the
- * view itself, so parts of it that a caller still holds keep it), and an arena whose places are all returned is let
- * go, so its memory goes back to the system. Larger filters, which are few, get a memory of their own as before.
+ * view itself), and an arena whose places are all returned is let go, so its memory goes back to the system.
+ * Larger filters get a memory of their own, exactly their size past the scratch: 13,000 of them hold at least
+ * 13 GB, and a filter of 10^6 keys holds its table and 64 KiB, not an arena (a 1.39 MB cuckoo table held a 16 MiB
+ * arena when filters up to 8 MiB shared).
+ *
+ * A place is reused once the view is collected, so a view derived from it (`subarray`, `new Uint8Array(buffer,
+ * …)`) cannot keep it: bytes handed out to callers go through {@link handOut}, which copies a shared place's bytes
+ * (at most {@link SHARED_UP_TO}) and gives a memory of its own as it is (its buffer is never reused).
  *
  * Every memory keeps its first {@link SCRATCH_BYTES} for the kernels' scratch (kernel-memory.ts), shared by the
  * filters in it: a batch writes its hashes there and reads its answers back with no other code between.
@@ -24,22 +30,22 @@ const PAGE_BYTES = 65536;
 const ALIGN = 64;
 
 /** Filters up to this many bytes share arenas; larger ones get a memory of their own. */
-export const SHARED_UP_TO: number = 8 * 2 ** 20;
+export const SHARED_UP_TO: number = 2 ** 20;
 
 /**
- * The most bytes an arena has for filters: 32 filters of the largest shared size, about 890 of 300 KB.
+ * The most bytes an arena has for filters: 256 filters of the largest shared size, about 890 of 300 KB.
  * The first arena of a process has {@link FIRST_ARENA_BYTES}, and each new one twice the last while arenas live,
  * up to this (see {@link arenaBytes}).
  */
 export const ARENA_BYTES: number = 256 * 2 ** 20;
 
 /**
- * The bytes for filters of a process's first arena: two filters of the largest shared size. V8 counts a memory
- * as external memory from the moment it is made, and a large jump in it starts a full collection: a first arena of
- * 256 MiB made for one 1.2 MB filter cost a 44 ms mark-compact with a 50 MB heap (none with 16 MiB), and more with
- * a larger heap.
+ * The bytes for filters of a process's first arena: four filters of the largest shared size, the most one process
+ * holds beyond its filters while they fit one arena. V8 counts a memory as external memory from the moment it is
+ * made, and a large jump in it starts a full collection: a first arena of 256 MiB made for one 1.2 MB filter cost a
+ * 44 ms mark-compact with a 50 MB heap (none with 16 MiB), and more with a larger heap.
  */
-export const FIRST_ARENA_BYTES: number = 16 * 2 ** 20;
+export const FIRST_ARENA_BYTES: number = 4 * 2 ** 20;
 
 /** The bytes for filters of the next arena when `live` arenas live: doubling from the first, at most the last. */
 export function arenaBytes(live: number): number {
@@ -73,6 +79,9 @@ const arenas: Arena[] = [];
 /** The memory each view handed out lies in. */
 const memories = new WeakMap<Uint8Array, WebAssembly.Memory>();
 
+/** The buffers of the shared arenas (a memory that never grows keeps its one buffer). */
+const sharedBuffers = new WeakSet<ArrayBufferLike>();
+
 const registry: FinalizationRegistry<Place> | undefined =
   typeof FinalizationRegistry === 'function' ? new FinalizationRegistry(returnPlace) : undefined;
 
@@ -95,6 +104,16 @@ export function memoryOf(view: Uint8Array): WebAssembly.Memory | undefined {
   return memories.get(view);
 }
 
+/**
+ * Bytes of a filter's storage (a kernel-memory view or part of one, or a plain array) as they may be handed to a
+ * caller: a copy where they lie in a shared arena (whose place is reused once the filter's view is collected,
+ * whatever the caller derived from it), else `view` itself (a plain array, or a memory of its own, which lives as
+ * long as any view of its buffer).
+ */
+export function handOut(view: Uint8Array): Uint8Array {
+  return sharedBuffers.has(view.buffer) ? view.slice() : view;
+}
+
 /** How many arenas are live (for tests and the bench's scenario of many filters). */
 export function liveArenas(): number {
   return arenas.length;
@@ -110,6 +129,7 @@ function placeShared(byteLength: number, watch: FinalizationRegistry<Place>): Ui
   const memory = newMemory(end);
   if (memory === undefined) return undefined;
   const arena: Arena = { memory, end, starts: [], ends: [], top: SCRATCH_BYTES, live: 0 };
+  sharedBuffers.add(memory.buffer);
   arenas.push(arena);
   return placeIn(arena, size, byteLength, watch);
 }

@@ -12,7 +12,7 @@ import {
   SHARED_UP_TO,
 } from '../../src/wasm/kernel-arena.js';
 import { KERNEL_FROM_BYTES } from '../../src/wasm/kernel-memory.js';
-import { TOY_BLOCKED, TOY_STANDARD, toyBitFilterClass } from '../support/toy-filter.js';
+import { storageOf } from '../support/kernel-place.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -44,11 +44,12 @@ function placeAndDrop(
 }
 
 describe('kernel arenas: many filters share a memory', () => {
-  it('places filters up to 8 MiB side by side in one memory, 64-byte aligned past the scratch, never overlapping', async () => {
+  it('places filters up to 1 MiB side by side in one memory, 64-byte aligned past the scratch, never overlapping', async () => {
     // A module of its own, so that its first arena is this test's.
     vi.resetModules();
     const arena = await import('../../src/wasm/kernel-arena.js');
     const sizes = [KERNEL_FROM_BYTES, 300_000, 300_001, 1_000_003, SHARED_UP_TO];
+    expect(SHARED_UP_TO).toBe(2 ** 20);
     const views = sizes.map((size) => arena.placeBytes(size)!);
     const memory = arena.memoryOf(views[0]!)!;
     for (const [i, view] of views.entries()) {
@@ -67,28 +68,28 @@ describe('kernel arenas: many filters share a memory', () => {
     expect(memory.buffer.byteLength).toBe(SCRATCH_BYTES + FIRST_ARENA_BYTES);
   });
 
-  it('makes arenas of 16 MiB, then twice the last while arenas live, up to 256 MiB', async () => {
-    expect([0, 1, 2, 3, 4, 5, 9].map((live) => arenaBytes(live) / 2 ** 20)).toEqual([
-      16, 32, 64, 128, 256, 256, 256,
+  it('makes arenas of 4 MiB, then twice the last while arenas live, up to 256 MiB', async () => {
+    expect([0, 1, 2, 3, 4, 5, 6, 7, 9].map((live) => arenaBytes(live) / 2 ** 20)).toEqual([
+      4, 8, 16, 32, 64, 128, 256, 256, 256,
     ]);
     expect(FIRST_ARENA_BYTES).toBeGreaterThanOrEqual(SHARED_UP_TO);
     vi.resetModules();
     const arena = await import('../../src/wasm/kernel-arena.js');
     const memories: WebAssembly.Memory[] = [];
     const held: Uint8Array[] = [];
-    while (memories.length < 6) {
+    while (memories.length < 8) {
       const view = arena.placeBytes(SHARED_UP_TO)!;
       held.push(view);
       const memory = arena.memoryOf(view)!;
       if (!memories.includes(memory)) memories.push(memory);
     }
     expect(memories.map((memory) => (memory.buffer.byteLength - SCRATCH_BYTES) / 2 ** 20)).toEqual([
-      16, 32, 64, 128, 256, 256,
+      4, 8, 16, 32, 64, 128, 256, 256,
     ]);
-    expect(arena.liveArenas()).toBe(6);
+    expect(arena.liveArenas()).toBe(8);
   });
 
-  it('gives a filter past 8 MiB a memory of its own, and a sub-view no memory', () => {
+  it('gives a filter past 1 MiB a memory of its own, exactly its size past the scratch, and a sub-view no memory', () => {
     const big = placeBytes(SHARED_UP_TO + 1)!;
     expect(big.byteOffset).toBe(SCRATCH_BYTES);
     expect(memoryOf(big)!.buffer.byteLength).toBe(
@@ -100,11 +101,29 @@ describe('kernel arenas: many filters share a memory', () => {
 
   it('opens a new arena when one is full, and lets every arena go once its filters are collected', async () => {
     const before = liveArenas();
-    const perArena = Math.floor(ARENA_BYTES / 1_048_576);
-    const places = placeAndDrop(perArena + 1, 1_048_576, 0xff);
+    const perArena = Math.floor(ARENA_BYTES / SHARED_UP_TO);
+    const places = placeAndDrop(perArena + 1, SHARED_UP_TO, 0xff);
     expect(new Set(places.map((place) => place.buffer)).size).toBeGreaterThanOrEqual(2);
     expect(liveArenas()).toBeGreaterThanOrEqual(before + 1);
     expect(await collectUntil(() => liveArenas() <= before)).toBe(true);
+  });
+
+  it('hands out copies of bytes in a shared arena, and bytes in a memory of their own or a plain array as they are', async () => {
+    vi.resetModules();
+    const arena = await import('../../src/wasm/kernel-arena.js');
+    const shared = arena.placeBytes(300_000)!;
+    shared.fill(7);
+    const part = shared.subarray(64, 128);
+    const out = arena.handOut(part);
+    expect(out).not.toBe(part);
+    expect(out.buffer).not.toBe(shared.buffer);
+    expect([...out]).toEqual(new Array(64).fill(7));
+    const own = arena.placeBytes(SHARED_UP_TO + 1)!;
+    expect(arena.handOut(own)).toBe(own);
+    expect(arena.handOut(own.subarray(5))).toEqual(own.subarray(5));
+    expect(arena.handOut(own.subarray(5)).buffer).toBe(own.buffer);
+    const plain = new Uint8Array(10);
+    expect(arena.handOut(plain)).toBe(plain);
   });
 
   it('reuses a collected place, zeroed, while its arena has other filters', async () => {
@@ -145,28 +164,34 @@ describe('kernel arenas: many filters share a memory', () => {
   });
 
   it.each([
-    ['blocked', TOY_BLOCKED],
-    ['standard', TOY_STANDARD],
-  ] as const)('keeps %s filters in one arena apart: each answers for its own keys only', (_name, kind) => {
-    const Filter = toyBitFilterClass(kind);
-    const filters = Array.from(
-      { length: 6 },
-      () => new Filter({ bits: KERNEL_FROM_BYTES * 8, hashes: 7, seed: 3 }),
-    );
-    const first = filters[0]!.payloadParts()[0]!;
-    expect(filters.every((filter) => filter.payloadParts()[0]!.buffer === first.buffer)).toBe(true);
-    const keys = filters.map((_, f) =>
-      Array.from({ length: 5_000 }, (_, i) => `https://example.org/${f}/${i}`),
-    );
-    for (const [f, filter] of filters.entries()) expect(filter.addAll(keys[f]!)).toBe(5_000);
-    for (const [f, filter] of filters.entries()) {
-      expect(filter.hasMany(keys[f]!).every(Boolean)).toBe(true);
-      const others = keys.filter((_, g) => g !== f).flat();
-      // At 5,000 keys in 2 Mbit with k = 7 a filter's rate is about 1e-6: another filter's keys are absent.
-      expect(filter.hasMany(others).filter(Boolean).length).toBeLessThan(5);
-      const alone = new Filter({ bits: KERNEL_FROM_BYTES * 8, hashes: 7, seed: 3 });
-      alone.addAll(keys[f]!);
-      expect(Buffer.compare(alone.serialize(), filter.serialize())).toBe(0);
-    }
-  });
+    ['blocked', 'TOY_BLOCKED'],
+    ['standard', 'TOY_STANDARD'],
+  ] as const)(
+    'keeps %s filters in one arena apart: each answers for its own keys only',
+    async (_name, kindName) => {
+      // Modules of their own, so that the six filters are the first arena's only ones (6 × 256 KiB fit its 4 MiB).
+      vi.resetModules();
+      const toy = await import('../support/toy-filter.js');
+      const Filter = toy.toyBitFilterClass(toy[kindName]);
+      const filters = Array.from(
+        { length: 6 },
+        () => new Filter({ bits: KERNEL_FROM_BYTES * 8, hashes: 7, seed: 3 }),
+      );
+      const first = storageOf(filters[0]!);
+      expect(filters.every((filter) => storageOf(filter).buffer === first.buffer)).toBe(true);
+      const keys = filters.map((_, f) =>
+        Array.from({ length: 5_000 }, (_, i) => `https://example.org/${f}/${i}`),
+      );
+      for (const [f, filter] of filters.entries()) expect(filter.addAll(keys[f]!)).toBe(5_000);
+      for (const [f, filter] of filters.entries()) {
+        expect(filter.hasMany(keys[f]!).every(Boolean)).toBe(true);
+        const others = keys.filter((_, g) => g !== f).flat();
+        // At 5,000 keys in 2 Mbit with k = 7 a filter's rate is about 1e-6: another filter's keys are absent.
+        expect(filter.hasMany(others).filter(Boolean).length).toBeLessThan(5);
+        const alone = new Filter({ bits: KERNEL_FROM_BYTES * 8, hashes: 7, seed: 3 });
+        alone.addAll(keys[f]!);
+        expect(Buffer.compare(alone.serialize(), filter.serialize())).toBe(0);
+      }
+    },
+  );
 });

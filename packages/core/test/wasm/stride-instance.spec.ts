@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { KERNEL_FROM_BYTES, kernelBytes } from '../../src/wasm/kernel-memory.js';
 import { counterKernel, strideKernel } from '../../src/wasm/stride-instance.js';
 import { hashesOf, onJavaScript } from '../support/batches.js';
-import { inKernelMemory } from '../support/kernel-place.js';
+import { inKernelMemory, storageOf } from '../support/kernel-place.js';
 import { ToyCountingFilter } from '../support/toy-filter.js';
 
 // The standard and partitioned kernels' answers and bits against the JavaScript loops and add/has key by key are
@@ -117,7 +117,7 @@ describe('counterKernel: the counting filter batch kernel (4-, 8- and 16-bit cou
             const kernel = new ToyCountingFilter({ bits, hashes, seed, counterBits });
             const loops = new ToyCountingFilter({ bits, hashes, seed, counterBits });
             const single = new ToyCountingFilter({ bits, hashes, seed, counterBits });
-            expect(inKernelMemory(kernel.payloadParts()[0]!)).toBe(true);
+            expect(inKernelMemory(storageOf(kernel))).toBe(true);
             const fresh = keys.filter((k) => single.add(k)).length;
             expect(kernel.addAll(keys)).toBe(fresh);
             expect(onJavaScript(() => loops.addAll(keys))).toBe(fresh);
@@ -142,7 +142,7 @@ describe('counterKernel: the counting filter batch kernel (4-, 8- and 16-bit cou
     // Every counter at `value` (little-endian), so whichever counters a key has, it starts there.
     const startingAt = (value: number) => {
       const filter = new ToyCountingFilter({ bits, hashes: 5, counterBits: 16 });
-      const bytes = filter.payloadParts()[0]!;
+      const bytes = storageOf(filter);
       for (let i = 0; i < bytes.length; i += 2) {
         bytes[i] = value & 0xff;
         bytes[i + 1] = value >>> 8;
@@ -158,7 +158,7 @@ describe('counterKernel: the counting filter batch kernel (4-, 8- and 16-bit cou
       expect(kernel.addAll(['k', 'k', 'k'])).toBe(0);
       expect(onJavaScript(() => loops.addAll(['k', 'k', 'k']))).toBe(0);
       expect(Buffer.from(kernel.serialize()).equals(Buffer.from(loops.serialize()))).toBe(true);
-      const bytes = kernel.payloadParts()[0]!;
+      const bytes = storageOf(kernel);
       const counters = new Set<number>();
       for (let i = 0; i < bytes.length; i += 2) counters.add(bytes[i]! | (bytes[i + 1]! << 8));
       expect(counters).toEqual(new Set([value, after]));
@@ -174,7 +174,7 @@ describe('counterKernel: the counting filter batch kernel (4-, 8- and 16-bit cou
     expect(counterKernel(new Uint8Array(KERNEL_FROM_BYTES), 7, 4)).toBeUndefined();
     // From 256 KiB the counters are in a kernel memory (kernel-arena.ts); below, a plain array of their own.
     const counters = (bits: number, counterBits: 4 | 16) =>
-      new ToyCountingFilter({ bits, hashes: 7, counterBits }).payloadParts()[0]!;
+      storageOf(new ToyCountingFilter({ bits, hashes: 7, counterBits }));
     for (const [bits, width, length] of [
       [2 * KERNEL_FROM_BYTES, 4, KERNEL_FROM_BYTES],
       [KERNEL_FROM_BYTES, 16, 2 * KERNEL_FROM_BYTES],
