@@ -1,5 +1,6 @@
 import { batchHashes, batchLineEnds, hashLineBatch, hashRangeInto } from '@bloomkit/core/kit';
-import { type AnyFilter, type HashingFilter, takesHashes } from './filters.js';
+import { type AnyFilter, takesHashes } from './filters.js';
+import type { DedupAdder } from './first-copies.js';
 import { KeyView } from './key-view.js';
 import { LF } from './lines.js';
 
@@ -26,17 +27,19 @@ export class LineBatch {
   /** A single line's hash words (the last line of the input, which has no separator). */
   private readonly single = new Int32Array(4);
   private readonly keys = new KeyView();
-  /** The filter, when it takes hashes; undefined for an exceptions file. */
-  private readonly hashing: HashingFilter | undefined;
+  /** The filter's test-and-add of hashes (or `adder`'s), when it takes hashes; undefined for an exceptions file. */
+  private readonly hashing: DedupAdder | undefined;
   /** A line's key leaves out a CR before its separator when lines end with LF. */
   private readonly crlf: boolean;
 
+  /** `adder`: the test-and-add of hashed lines, when not the filter's own (first-copies.ts). */
   constructor(
     private readonly filter: AnyFilter,
     private readonly separator: number,
     private readonly sink: LineSink,
+    adder?: DedupAdder,
   ) {
-    this.hashing = takesHashes(filter) ? filter : undefined;
+    this.hashing = adder ?? (takesHashes(filter) ? filter : undefined);
     this.crlf = separator === LF;
   }
 

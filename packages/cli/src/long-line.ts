@@ -1,5 +1,5 @@
 import { Murmur3Stream } from '@bloomkit/core/kit';
-import type { HashingFilter } from './filters.js';
+import type { DedupAdder } from './first-copies.js';
 import type { LongLineHandler } from './lines.js';
 import type { Output } from './output.js';
 import { Spool } from './spool.js';
@@ -17,7 +17,7 @@ export class LongLineDedup implements LongLineHandler {
 
   /** @param counted called once per long line with whether it was new (printed). */
   constructor(
-    private readonly filter: HashingFilter,
+    private readonly filter: DedupAdder,
     private readonly out: Output,
     private readonly counted: (isNew: boolean) => void,
   ) {}

@@ -43,6 +43,27 @@ describe('bloomkit with --kind cuckoo', () => {
     expect(JSON.parse(run(['info', '--json', merged]).stdout)).toMatchObject({ count: 4 });
   });
 
+  it('dedup stores no copy of a repeat, prints every first occurrence, and past its room warns and exits 3', () => {
+    const lines = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => `line-${from + i}`);
+    // Each line ten times: a copy per repeat filled a key's two buckets at its ninth (exit 2, lines lost).
+    const repeated = `${Array.from({ length: 10 }, () => lines(0, 2000))
+      .flat()
+      .join('\n')}\n`;
+    const state = join(dir, 'dedup.blmk');
+    const first = run(['dedup', '--kind', 'cuckoo', '--capacity', '4000', '--state', state], repeated);
+    expect([first.status, first.stderr]).toEqual([0, '']);
+    expect(first.stdout).toBe(`${lines(0, 2000).join('\n')}\n`);
+    expect(JSON.parse(run(['info', '--json', state]).stdout)).toMatchObject({ kind: 'cuckoo', count: 2000 });
+    // Past its room: each new line printed once (no line lost), a warning naming the state, exit 3.
+    const past = run(['dedup', '--state', state], `${lines(2000, 8000).join('\n')}\n`);
+    expect(past.status).toBe(3);
+    expect(past.stderr).toMatch(/warning: full at \d+ keys: a new line finds no room;/);
+    const printed = past.stdout.split('\n').filter(Boolean);
+    expect(printed.length).toBeGreaterThan(5_990);
+    expect(new Set(printed).size).toBe(printed.length);
+  });
+
   it('refuses keys past the table’s room and leaves the file as it was', () => {
     const file = join(dir, 'small.blmk');
     expect(run(['create', file, '--kind', 'cuckoo', '-n', '20', '-p', '0.01']).status).toBe(0);

@@ -61,6 +61,37 @@ describe('bloomkit push, pull and dedup --redis', () => {
     expect(second.stdout).toBe(`${lines(3000, 5000).join('\n')}\n`);
   });
 
+  it('dedup --redis into a cuckoo filter: repeats store no copy, every first occurrence is printed, also past its room', async () => {
+    // Each line ten times over: a copy per repeat filled a key's two buckets at its ninth and lost the run's lines.
+    const repeated = Array.from({ length: 10 }, () => lines(0, 3000)).flat();
+    const run = await bloomkit(
+      ['dedup', '--redis', url('cuckoo-dedup'), '--kind', 'cuckoo', '--capacity', '5000', '--fpr', '1e-4'],
+      { cwd: dir, input: `${repeated.join('\n')}\n` },
+    );
+    expect([run.status, run.stderr]).toEqual([0, '']);
+    expect(run.stdout).toBe(`${lines(0, 3000).join('\n')}\n`);
+    const client = new Redis({ port: server.port, host: '127.0.0.1' });
+    try {
+      const { RedisBloomFilter } = await import('@bloomkit/redis');
+      const filter = await RedisBloomFilter.open(client, 'cuckoo-dedup');
+      expect(await filter.count()).toBe(3000);
+      expect(await filter.countMany(lines(0, 3))).toEqual([1, 1, 1]);
+      // Past its room (about 5,500 slots of 16 bits): every line is still printed once, a warning, exit 3.
+      const past = await bloomkit(['dedup', '--redis', url('cuckoo-dedup')], {
+        cwd: dir,
+        input: `${lines(3000, 6200).join('\n')}\n`,
+      });
+      expect(past.status).toBe(3);
+      expect(past.stderr).toMatch(/^bloomkit: cuckoo-dedup: warning: full: a new line finds no room;/m);
+      const printed = past.stdout.split('\n').filter(Boolean);
+      // Every line is new: all are printed but the few a false positive drops (rate 1e-4 at capacity).
+      expect(printed.length).toBeGreaterThan(3_190);
+      expect(new Set(printed).size).toBe(printed.length);
+    } finally {
+      client.disconnect();
+    }
+  });
+
   it('dedup --redis --fixed past its capacity warns once on stderr and exits 3, as with a file', async () => {
     const run = await bloomkit(
       ['dedup', '--redis', url('fixed'), '--fixed', '--capacity', '1000', '--fpr', '1e-4'],

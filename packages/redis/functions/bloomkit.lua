@@ -24,7 +24,7 @@ RedisBloomFilter.import wrote (a fixed set: bk_exists, bk_mexists, bk_card, bk_i
 per call.
 ]]
 
-local VERSION = 5
+local VERSION = 6
 
 -- lua/base.lua ------------------------------------------------------------------------------------------------
 
@@ -106,6 +106,60 @@ end
 
 local function countOf(key, name)
   return checkCount(name, call('HGET', key, 'count'))
+end
+
+-- lua/ledger.lua ----------------------------------------------------------------------------------------------
+
+-- ledger.lua: a write applied once under replay. A client resends a call whose reply it lost (ioredis does on a
+-- dropped connection, by default; other clients when told to retry), and a cuckoo add or delete, a counter's raise
+-- or a count sent twice would be applied twice. A write called with an id remembers its reply in the ledger of its
+-- slot, the hash bloomkit:{TAG}:calls (TAG the filter's name, or NAME/i for shard i of a blocked filter), and a call
+-- whose id the ledger holds returns that reply and changes nothing. A refusal is not remembered (it wrote nothing).
+--
+-- The ledger is bounded: it keeps the replies of the last ledger.CALLS ids of its slot (field r:j holds the id of
+-- ring slot j, field c:ID its reply, packed with cmsgpack) and expires ledger.SECONDS after its last write, so a call
+-- resent later than that, or after that many newer calls, is applied again. One id names one call: an id sent again
+-- with other arguments gets the first call's reply.
+-- One table, not locals: the function library is one chunk, and Lua allows it 200 locals.
+local ledger = { CALLS = 1024, SECONDS = 600, MAX_ID_BYTES = 64 }
+
+function ledger.key(tag) return 'bloomkit:{' .. tag .. '}:calls' end
+
+-- Refuses an id that is empty or longer than MAX_ID_BYTES (a random token of 16 to 36 characters is what clients send).
+function ledger.checkId(where, id)
+  if type(id) ~= 'string' or #id == 0 or #id > ledger.MAX_ID_BYTES then
+    fail(format('%s: ID must be a token of 1 to %d bytes, got %s', where, ledger.MAX_ID_BYTES, show(id)))
+  end
+  return id
+end
+
+-- The reply the ledger `key` holds for `id`, or nil.
+function ledger.recall(key, id)
+  local kept = call('HGET', key, 'c:' .. id)
+  if not kept then return nil end
+  return cmsgpack.unpack(kept)
+end
+
+-- Remembers `reply` for `id` in the ledger `key`, forgetting the id ledger.CALLS calls older, and renews its time:
+-- ledger.SECONDS, or less when the filter's key `owner` expires sooner (a ledger never outlives its filter's TTL).
+function ledger.remember(key, id, reply, owner)
+  local slot = call('HINCRBY', key, 'next', 1) % ledger.CALLS
+  local old = call('HGET', key, 'r:' .. slot)
+  if old then call('HDEL', key, 'c:' .. old) end
+  call('HSET', key, 'r:' .. slot, id, 'c:' .. id, cmsgpack.pack(reply))
+  local left = owner and call('PTTL', owner) or -1
+  if left > 0 and left < ledger.SECONDS * 1000 then call('PEXPIRE', key, left)
+  else call('EXPIRE', key, ledger.SECONDS) end
+end
+
+-- `body()`'s reply, applied once for `id` in the ledger `key` (its time capped by `owner`'s, when given): the kept
+-- reply when the ledger holds the id.
+function ledger.once(key, id, body, owner)
+  local kept = ledger.recall(key, id)
+  if kept ~= nil then return kept end
+  local reply = body()
+  ledger.remember(key, id, reply, owner)
+  return reply
 end
 
 -- lua/door-functions.lua --------------------------------------------------------------------------------------
@@ -490,16 +544,23 @@ end
 
 -- Adds one copy of each key (CuckooFilter.addAll), whole or nothing: 1 per key absent before, 0 present, and `count`
 -- grows by n; or nil and the refusal (cuckoo.refusal) when a key finds no room, nothing written.
-function cuckoo.addAll(v, hash, count, name, n, hashOf)
-  local out = {}
+-- With `absentOnly`, a key whose fingerprint is in one of its buckets is not added again (answered 0, no copy, not
+-- counted): RedisBloom's CF.ADDNX, what a dedup of a stream wants (a repeat costs no slot).
+function cuckoo.addAll(v, hash, count, name, n, hashOf, absentOnly)
+  local out, placed = {}, 0
   for i = 1, n do
     local h1, h2, h3 = hashOf(i)
     local fp, i1, i2 = cuckoo.key(v, h1, h2)
-    out[i] = cuckoo.place(v, fp, i1, i2, h3)
-    if out[i] == nil then return nil, cuckoo.refusal(v, name, count) end
+    if absentOnly and cuckoo.copies(v, fp, i1, i2) > 0 then
+      out[i] = 0
+    else
+      out[i] = cuckoo.place(v, fp, i1, i2, h3)
+      if out[i] == nil then return nil, cuckoo.refusal(v, name, count) end
+      placed = placed + 1
+    end
   end
   cuckoo.commit(v)
-  call('HINCRBY', hash, 'count', n)
+  if placed > 0 then call('HINCRBY', hash, 'count', placed) end
   return out
 end
 
@@ -2436,7 +2497,8 @@ local function bk_version()
 end
 
 -- `keys`: how many key arguments the verb takes (the filter's name, or none); another number is an error reply, so a
--- second name is never silently ignored (nor routed to another slot's node).
+-- second name is never silently ignored (nor routed to another slot's node). A write verb's arguments may start
+-- with ID token: the call is then applied once however often it is sent (ledger.lua), its reply kept for a resend.
 local function register(name, body, readOnly, keys)
   keys = keys or 1
   local checked = function(k, args)
@@ -2444,7 +2506,12 @@ local function register(name, body, readOnly, keys)
       fail(format('%s takes %d key argument%s (%s), got %d', name, keys, keys == 1 and '' or 's',
         keys == 1 and "the filter's name" or 'FCALL ' .. name .. ' 0 ...', #k))
     end
-    return body(k, args)
+    if readOnly or args[1] ~= 'ID' then return body(k, args) end
+    local id = ledger.checkId(name, args[2])
+    local rest = {}
+    for i = 3, #args do rest[i - 2] = args[i] end
+    local name = checkName(k[1])
+    return ledger.once(ledger.key(name), id, function() return body(k, rest) end, metaKey(name))
   end
   redis.register_function({ function_name = name, callback = verb(checked), flags = readOnly and { 'no-writes' } or {} })
 end

@@ -174,16 +174,23 @@ end
 
 -- Adds one copy of each key (CuckooFilter.addAll), whole or nothing: 1 per key absent before, 0 present, and `count`
 -- grows by n; or nil and the refusal (cuckoo.refusal) when a key finds no room, nothing written.
-function cuckoo.addAll(v, hash, count, name, n, hashOf)
-  local out = {}
+-- With `absentOnly`, a key whose fingerprint is in one of its buckets is not added again (answered 0, no copy, not
+-- counted): RedisBloom's CF.ADDNX, what a dedup of a stream wants (a repeat costs no slot).
+function cuckoo.addAll(v, hash, count, name, n, hashOf, absentOnly)
+  local out, placed = {}, 0
   for i = 1, n do
     local h1, h2, h3 = hashOf(i)
     local fp, i1, i2 = cuckoo.key(v, h1, h2)
-    out[i] = cuckoo.place(v, fp, i1, i2, h3)
-    if out[i] == nil then return nil, cuckoo.refusal(v, name, count) end
+    if absentOnly and cuckoo.copies(v, fp, i1, i2) > 0 then
+      out[i] = 0
+    else
+      out[i] = cuckoo.place(v, fp, i1, i2, h3)
+      if out[i] == nil then return nil, cuckoo.refusal(v, name, count) end
+      placed = placed + 1
+    end
   end
   cuckoo.commit(v)
-  call('HINCRBY', hash, 'count', n)
+  if placed > 0 then call('HINCRBY', hash, 'count', placed) end
   return out
 end
 

@@ -24,6 +24,18 @@ local function run(body)
   error(result, 0)
 end
 
+-- Runs a write entry's body once under replay (ledger.lua): the last of KEYS is its slot's ledger and the last of
+-- ARGV the call's id, both taken off before the body reads KEYS and ARGV; a call whose id the ledger holds returns
+-- the reply it got and changes nothing. The ledger expires no later than KEYS[1], a key of the filter.
+local function runOnce(body)
+  takeLibraries()
+  local id = table.remove(ARGV)
+  local key = table.remove(KEYS)
+  return run(function()
+    return ledger.once(key, ledger.checkId('BLOOMKIT_ID', id), body, KEYS[1])
+  end)
+end
+
 -- Offset i (0-based) of a packed argument.
 local function offset(packed, i)
   local b1, b2, b3, b4 = byte(packed, 4 * i + 1, 4 * i + 4)

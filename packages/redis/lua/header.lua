@@ -24,4 +24,4 @@ RedisBloomFilter.import wrote (a fixed set: bk_exists, bk_mexists, bk_card, bk_i
 per call.
 ]]
 
-local VERSION = 5
+local VERSION = 6

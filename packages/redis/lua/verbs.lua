@@ -296,7 +296,8 @@ local function bk_version()
 end
 
 -- `keys`: how many key arguments the verb takes (the filter's name, or none); another number is an error reply, so a
--- second name is never silently ignored (nor routed to another slot's node).
+-- second name is never silently ignored (nor routed to another slot's node). A write verb's arguments may start
+-- with ID token: the call is then applied once however often it is sent (ledger.lua), its reply kept for a resend.
 local function register(name, body, readOnly, keys)
   keys = keys or 1
   local checked = function(k, args)
@@ -304,7 +305,12 @@ local function register(name, body, readOnly, keys)
       fail(format('%s takes %d key argument%s (%s), got %d', name, keys, keys == 1 and '' or 's',
         keys == 1 and "the filter's name" or 'FCALL ' .. name .. ' 0 ...', #k))
     end
-    return body(k, args)
+    if readOnly or args[1] ~= 'ID' then return body(k, args) end
+    local id = ledger.checkId(name, args[2])
+    local rest = {}
+    for i = 3, #args do rest[i - 2] = args[i] end
+    local name = checkName(k[1])
+    return ledger.once(ledger.key(name), id, function() return body(k, rest) end, metaKey(name))
   end
   redis.register_function({ function_name = name, callback = verb(checked), flags = readOnly and { 'no-writes' } or {} })
 end

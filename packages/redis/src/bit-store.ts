@@ -7,10 +7,11 @@ import { runScript, type Script, script } from './client.js';
 import { COUNTED_ADD_KEYS, countedAdd } from './counted-add.js';
 import { filterGone, isGoneReply, RedisFilterError } from './errors.js';
 import { readExceptionSets, writeExceptionSets } from './exception-sets.js';
-import { checkGuard, GUARD_BYTES, guardBytes, guardRead } from './guard.js';
+import { GUARD_BYTES, guardBytes, guardRead } from './guard.js';
 import { type RedisKind, redisKind, singleClass } from './kinds.js';
 import type { LocalFilter, SingleLocalFilter } from './local.js';
 import { FIRST_READS, ONE_PHASE_SHARE } from './lookup-phases.js';
+import { BITS_ADD } from './lua/bits-add.js';
 import { EXCEPTIONS_ADD } from './lua/exceptions-add.js';
 import { EXCEPTIONS_HAS } from './lua/exceptions-has.js';
 import { EXCEPTIONS_RECORD } from './lua/exceptions-record.js';
@@ -27,6 +28,7 @@ const EXCEPTED_ADD = script(EXCEPTIONS_ADD);
 const EXCEPTED_HAS = script(EXCEPTIONS_HAS);
 const RECORD = script(EXCEPTIONS_RECORD);
 const REMOVE = script(EXCEPTIONS_REMOVE);
+const BITS = script(BITS_ADD);
 
 /** An exceptions script's reply for one key: '1' (added and changed, present, listed, removed), '2', '0'. */
 const CHANGED = '1';
@@ -215,12 +217,13 @@ export class BitStore implements Store {
   }
 
   /**
-   * Test-and-add: per shard, BITFIELD SET u1 of each key's k bits, returning the old bits (a key is new when one
-   * of them was 0), after a GET of the string's guard (a filter that is gone answers 0 there: see guard.ts). Each
-   * command is sent as soon as it holds {@link CHUNK_KEYS} keys, so encoding the next one overlaps with Redis
-   * executing this one; each key's bits are in one command, so each test-and-add is atomic. Then the count, whose
-   * script rejects the add when the meta hash is gone. A few keys into one string are one script instead
-   * (counted-add.ts): bits, checks and count in one round trip.
+   * Test-and-add: per string, a BITS_ADD script (lua/eval/bits-add.lua: the guard checked, then BITFIELD SET u1 of
+   * each key's k bits; a key is new when one of its old bits was 0) of at most {@link CHUNK_KEYS} keys, its offsets
+   * packed in one argument. Each command is sent as soon as it is full, so encoding the next one overlaps with Redis
+   * executing this one; each key's bits are in one command, so each test-and-add is atomic; each command is applied
+   * once under replay (it carries an id: client.ts, onceArguments). Then the count, whose script rejects the add when
+   * the meta hash is gone (once too). A few keys into one string are one script instead (counted-add.ts): bits,
+   * checks and count in one round trip.
    */
   private async addRun(where: string, input: readonly Key[]): Promise<boolean[]> {
     const list = keyList(where, input);
@@ -239,25 +242,30 @@ export class BitStore implements Store {
       everyIndex(list.length),
       0,
       k,
-      (shard) => new BitfieldBatch(this.key(shard), false, guardRead(sizes[shard]!)),
-      (batch, offset) => batch.push(SET_BIT, offset),
-      (batch, shard) =>
-        batch
-          .send(client)
-          .then((reply) =>
-            checkGuard(where, name, client, this.key(shard), sizes[shard]!, generation, reply[0]!).then(
-              () => reply,
-            ),
-          ),
+      () => new PackedOffsets(),
+      (offsets, offset) => offsets.push(offset),
+      (offsets, shard) =>
+        runScript(
+          client,
+          BITS,
+          [this.key(shard)],
+          [generation, sizes[shard]! * 8, k, offsets.buffer()],
+        ).catch((error: unknown) => {
+          throw isGoneReply(error) ? filterGone(where, name, error) : error;
+        }),
     );
     let added = 0;
-    const answer = (g: number, reply: number[]) => {
+    const answer = (g: number, reply: unknown) => {
       const { indexes } = sent[g]!;
+      if (typeof reply !== 'string' || reply.length !== indexes.length) {
+        throw new RedisFilterError(
+          `${where}: unexpected reply from Redis: ${JSON.stringify(reply)?.slice(0, 80)}`,
+        );
+      }
       for (let j = 0; j < indexes.length; j++) {
-        let zero = false;
-        for (let h = 1; h <= k; h++) if (reply[j * k + h] === 0) zero = true;
-        out[indexes[j]!] = zero;
-        if (zero) added++;
+        const fresh = reply.charCodeAt(j) === 49; // '1'
+        out[indexes[j]!] = fresh;
+        if (fresh) added++;
       }
     };
     const replies = await settleAll(

@@ -1,4 +1,4 @@
-import type { RedisClient } from './client.js';
+import type { RedisClient, Script } from './client.js';
 import { sendEncoded, sendEncodedScript } from './ioredis-seam.js';
 
 /**
@@ -50,7 +50,7 @@ export class BitfieldBatch {
    */
   sendToScript(
     client: RedisClient,
-    script: { readonly source: string; readonly sha: string },
+    script: Script,
     keys: readonly string[],
     head: readonly string[],
   ): Promise<unknown> {

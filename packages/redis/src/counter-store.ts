@@ -2,9 +2,9 @@ import { type Key, standardLayout } from '@bloomkit/core';
 import { CounterArray, type CounterBits, keyList } from '@bloomkit/core/kit';
 import { BitfieldBatch, BitfieldOp } from './bitfield.js';
 import { runScript, script } from './client.js';
-import { COUNTED_ADD_KEYS, countedAdd } from './counted-add.js';
+import { countedAdd } from './counted-add.js';
 import { filterGone, isGoneReply } from './errors.js';
-import { checkGuard, guardRead } from './guard.js';
+import { guardRead } from './guard.js';
 import { redisKind, singleClass } from './kinds.js';
 import type { LocalFilter } from './local.js';
 import { COUNTERS_DELETE } from './lua/counters-delete.js';
@@ -14,6 +14,9 @@ import { KeyPositions, redisCounterOffset } from './positions.js';
 import type { Counter, Store, StoreContext } from './store.js';
 
 const DELETE = script(COUNTERS_DELETE);
+
+/** The most keys one counted add call takes (k counters each, four BITFIELD arguments a counter). */
+const COUNTED_CALL_KEYS = 1000;
 
 /**
  * A counting filter in one string `bloomkit:{NAME}:data`: 4- or 8-bit counters packed exactly as the bloomkit
@@ -30,7 +33,7 @@ export class CounterStore implements Store {
 
   constructor(
     private readonly context: StoreContext,
-    private readonly counter: Counter,
+    readonly _counter: Counter,
   ) {
     const { params } = context;
     this.string = new OneString(context, Math.ceil((params.bits * params.counterBits) / 8));
@@ -53,28 +56,23 @@ export class CounterStore implements Store {
   }
 
   /**
-   * Saturating increments of every counter of the batch; a key is new when one of its counters went 0 → 1. A few
-   * keys ({@link COUNTED_ADD_KEYS}) are one COUNTED_ADD script (lua/eval/counted-add.lua): the meta hash's generation and the string
-   * checked, the counters raised and `count` with them, in one atomic step and one round trip. A larger batch is one
-   * BITFIELD after a GET of the guard (guard.ts), then the count, whose script rejects when the meta hash is gone;
-   * the add resolves once both are applied.
+   * Saturating increments of every counter of the batch; a key is new when one of its counters went 0 → 1. Calls
+   * of at most {@link COUNTED_CALL_KEYS} keys, each one COUNTED_ADD script (lua/eval/counted-add.lua): the meta
+   * hash's generation and the string checked, the counters raised and `count` with them, in one atomic step, applied
+   * once under replay (a counter raised twice by a resent call would keep a deleted key present: client.ts,
+   * onceArguments). The calls go out at once; the add resolves once every one is applied.
    */
   async addMany(input: readonly Key[]): Promise<boolean[]> {
     const where = 'RedisBloomFilter.addMany';
     const list = keyList(where, input);
-    const { client, keys, generation, name } = this.context;
-    if (list.length <= COUNTED_ADD_KEYS) {
-      const batch = new BitfieldBatch(keys.data, false);
-      this.encode(list, (offset) => batch.push(this.increment, offset));
-      return countedAdd(where, this.context, batch, list.length, this.bytes(), 1);
+    const calls: Promise<boolean[]>[] = [];
+    for (let at = 0; at < list.length || at === 0; at += COUNTED_CALL_KEYS) {
+      const part = list.slice(at, at + COUNTED_CALL_KEYS);
+      const batch = new BitfieldBatch(this.context.keys.data, false);
+      this.encode(part, (offset) => batch.push(this.increment, offset));
+      calls.push(countedAdd(where, this.context, batch, part.length, this.bytes(), 1));
     }
-    const batch = new BitfieldBatch(keys.data, false, [...guardRead(this.bytes()), 'OVERFLOW', 'SAT']);
-    this.encode(list, (offset) => batch.push(this.increment, offset));
-    const now = await batch.send(client);
-    await checkGuard(where, name, client, keys.data, this.bytes(), generation, now[0]!);
-    const out = this.perKey(list.length, now, (value) => value === 1);
-    await this.counter.add(where, out.filter(Boolean).length);
-    return out;
+    return (await Promise.all(calls)).flat();
   }
 
   /** The guard and every counter of the batch in one BITFIELD_RO; a key is present when all k are non-zero. */

@@ -70,21 +70,28 @@ export class CuckooStore implements Store {
    * {@link CALL_WALKS}) rejects with a CapacityError and nothing of that call is written, the calls before it are
    * (the error says how many keys those were); `count` grows with the keys in the same step as the table.
    */
-  async addMany(input: readonly Key[]): Promise<boolean[]> {
-    const where = 'RedisBloomFilter.addMany';
+  addMany(input: readonly Key[]): Promise<boolean[]> {
+    return this.add('RedisBloomFilter.addMany', input, false);
+  }
+
+  /** {@link addMany} of the keys that are absent only: a key present gets no second copy (CF.ADDNX). */
+  addNew(input: readonly Key[]): Promise<boolean[]> {
+    return this.add('RedisBloomFilter.addNew', input, true);
+  }
+
+  private async add(where: string, input: readonly Key[], absentOnly: boolean): Promise<boolean[]> {
     const list = keyList(where, input);
     const out: boolean[] = [];
     for (let at = 0; at < list.length; at += SCRIPT_KEYS) {
       const slice = list.slice(at, at + SCRIPT_KEYS);
       const allowance = CALL_WALKS * this.table.maxKicks + KEY_KICKS * slice.length;
-      const reply = await this.run(where, ADD, slice, [allowance, this.context.name]).catch(
-        (error: unknown) => {
-          if (!(error instanceof CapacityError) || at === 0) throw error;
-          throw new CapacityError(
-            `${error.message} (the first ${at} keys of the batch were added by the calls before)`,
-          );
-        },
-      );
+      const more = [allowance, this.context.name, absentOnly ? '1' : '0'];
+      const reply = await this.run(where, ADD, slice, more).catch((error: unknown) => {
+        if (!(error instanceof CapacityError) || at === 0) throw error;
+        throw new CapacityError(
+          `${error.message} (the first ${at} keys of the batch were added by the calls before)`,
+        );
+      });
       out.push(...answers(reply, slice.length, where));
     }
     return out;

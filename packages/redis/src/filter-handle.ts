@@ -2,7 +2,7 @@ import { InvalidArgumentError, type Key } from '@bloomkit/core';
 import { checkInteger } from '@bloomkit/core/kit';
 import { BitStore } from './bit-store.js';
 import { chunksOf, type FileChunk, parseCursor } from './chunks.js';
-import { type RedisClient, runScript, script } from './client.js';
+import { ledgerOf, type RedisClient, runScript, script } from './client.js';
 import { CounterStore } from './counter-store.js';
 import { CuckooStore } from './cuckoo-store.js';
 import { filterGone } from './errors.js';
@@ -102,6 +102,15 @@ export class FilterHandle {
    */
   addMany(keys: readonly Key[]): Promise<boolean[]> {
     return this.store.addMany(keys);
+  }
+
+  /**
+   * {@link addMany} that adds only the keys that are absent: the same answers (true when a key was new), but a
+   * cuckoo filter stores no second copy of a key it holds (RedisBloom's `CF.ADDNX`), so a stream's repeats cost no
+   * slot (what `bloomkit dedup` uses). The other kinds keep no copies: for them it is {@link addMany}.
+   */
+  addNew(keys: readonly Key[]): Promise<boolean[]> {
+    return this.store.addNew ? this.store.addNew(keys) : this.store.addMany(keys);
   }
 
   /** `has` for each key, grouped like {@link addMany}. */
@@ -257,8 +266,17 @@ export class FilterHandle {
   /** Sets a time to live on every key of the filter (growth of a scalable filter copies it to new sub-filters). */
   async expire(seconds: number): Promise<void> {
     readTtl('RedisBloomFilter.expire', seconds);
-    const keys = [this.keys.meta, ...(await this.store.dataKeys()), ...this.exceptionSets()];
+    const data = await this.store.dataKeys();
+    const keys = [this.keys.meta, ...data, ...this.exceptionSets(), ...this.ledgers(data)];
     await Promise.all(keys.map((key) => this.client.expire(key, seconds)));
+  }
+
+  /**
+   * The ledgers of the calls applied once under replay (lua/ledger.lua) of each slot the filter's keys are in: they
+   * expire by themselves within 10 minutes, and with the filter or before it.
+   */
+  private ledgers(data: readonly string[]): string[] {
+    return [...new Set([this.keys.meta, ...data].map(ledgerOf))];
   }
 
   /** The sets of exception keys (none without exceptions). */
@@ -271,7 +289,8 @@ export class FilterHandle {
    * Every handle on it, this one included, then fails with FilterNotFoundError.
    */
   async drop(): Promise<void> {
-    const keys = [...(await this.store.dataKeys()), ...this.exceptionSets()];
+    const data = await this.store.dataKeys();
+    const keys = [...data, ...this.exceptionSets(), ...this.ledgers(data)];
     await runScript(this.client, DROP_META_SCRIPT, [this.keys.meta], [this.generation]);
     await Promise.all(keys.map((key) => this.client.del(key)));
   }

@@ -1,5 +1,5 @@
 import type { Command } from 'ioredis';
-import type { RedisClient } from './client.js';
+import { onceArguments, type RedisClient, type Script } from './client.js';
 
 /**
  * Where this package relies on ioredis beyond its documented API, all in this file. A BITFIELD of a batch has
@@ -96,15 +96,25 @@ export async function sendEncoded(
  */
 export async function sendEncodedScript(
   client: RedisClient,
-  script: { readonly source: string; readonly sha: string },
+  script: Script,
   keys: readonly string[],
   head: readonly string[],
   encoded: Buffer,
   argCount: number,
 ): Promise<unknown> {
+  // A `once` script's ledger key and id go last (client.ts, onceArguments), the id after the encoded arguments.
+  let allKeys = keys;
+  let body = encoded;
+  let count = argCount;
+  if (script.once) {
+    const { ledger, id } = onceArguments(keys);
+    allKeys = [...keys, ledger];
+    body = Buffer.concat([encoded, Buffer.from(`$${id.length}\r\n${id}\r\n`)]);
+    count++;
+  }
   // A bulk reply comes as a Buffer through a hand-made command: read as text, as client.evalsha would give it.
-  const run = (name: string, body: string) =>
-    sendEncodedCommand(client, name, [body, String(keys.length)], keys, head, encoded, argCount).then(
+  const run = (name: string, text: string) =>
+    sendEncodedCommand(client, name, [text, String(allKeys.length)], allKeys, head, body, count).then(
       (reply) => (Buffer.isBuffer(reply) ? reply.toString('latin1') : reply),
     );
   try {

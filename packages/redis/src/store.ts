@@ -13,6 +13,8 @@ export interface Store {
   /** Zeroed storage for a new filter. */
   allocate(): Promise<void>;
   addMany(keys: readonly Key[]): Promise<boolean[]>;
+  /** `addMany` of the absent keys only, for a store that keeps a copy per add (cuckoo); else `addMany` serves. */
+  addNew?(keys: readonly Key[]): Promise<boolean[]>;
   hasMany(keys: readonly Key[]): Promise<boolean[]>;
   /** The filter as a local object (its storage read with GETRANGE), count and sizing included. */
   toLocal(count: number): Promise<LocalFilter>;

@@ -284,3 +284,4 @@ export async function startCluster(
     },
   };
 }
+export { ReplayProxy } from './replay-proxy.js';

@@ -1,3 +1,4 @@
+import { CapacityError } from '@bloomkit/cuckoo';
 import type { RedisBloomFilter } from '@bloomkit/redis';
 import { CapacityWatch } from '../capacity.js';
 import { EXIT } from '../errors.js';
@@ -16,7 +17,8 @@ const BATCH_LINES = 1000;
 /**
  * `dedup --redis redis://host:port/NAME`: the filter is in Redis, shared by every machine deduplicating into it.
  * Lines go to Redis in batches of 1,000 (one atomic test-and-add per key: of several machines seeing one new line
- * at once, exactly one prints it); a batch's new lines are printed in input order before the next is read. The
+ * at once, exactly one prints it; a cuckoo filter stores no second copy: `addNew`); a batch's new lines are printed
+ * in input order before the next batch is sent. The
  * filter is opened by name, or created from --capacity/--fpr (blocked, which spreads over a cluster) or as a
  * scalable filter without a capacity.
  */
@@ -51,9 +53,37 @@ export async function runRedisDedup(
       let lines: Uint8Array[] = [];
       let seen = 0;
       let written = 0;
+      // A cuckoo filter past its room refuses a call whole: its keys then go one at a time, and a key with no room
+      // is printed (it is new) though nothing records it, warned once, and the run ends with status 3.
+      let full = false;
+      const addNew = async (batch: Uint8Array[]): Promise<boolean[]> => {
+        try {
+          return await filter.addNew(batch);
+        } catch (error) {
+          if (!(error instanceof CapacityError)) throw error;
+        }
+        const answers: boolean[] = [];
+        for (const key of batch) {
+          try {
+            answers.push(...(await filter.addNew([key])));
+          } catch (error) {
+            if (!(error instanceof CapacityError)) throw error;
+            if (!full) {
+              full = true;
+              process.stderr.write(
+                `bloomkit: ${target.name}: warning: full: a new line finds no room; lines it cannot record are printed each time they come. Create a larger filter, or use a scalable one\n`,
+              );
+            }
+            answers.push(true);
+          }
+        }
+        return answers;
+      };
+      // Each batch's new lines are printed as soon as Redis answered it, before the next batch is sent: a line
+      // Redis recorded is a line printed, also when a later batch fails or a signal ends the run.
       const flush = async () => {
         for (let at = 0; at < keys.length; at += BATCH_LINES) {
-          const fresh = await filter.addMany(keys.slice(at, at + BATCH_LINES));
+          const fresh = await addNew(keys.slice(at, at + BATCH_LINES));
           for (let j = 0; j < fresh.length; j++) {
             if (fresh[j]) {
               const line = lines[at + j]!;
@@ -61,10 +91,10 @@ export async function runRedisDedup(
               written++;
             }
           }
+          out.flush();
         }
         keys = [];
         lines = [];
-        out.flush();
         if (watch !== undefined && !watch.passed) watch.check(await filter.count());
       };
       for (const file of options.files.length > 0 ? options.files : ['-']) {
@@ -89,7 +119,7 @@ export async function runRedisDedup(
           `dedup: ${seen} lines in, ${written} out, ${seen - written} dropped; Redis filter ${target.name} (${filter.kind})\n`,
         );
       }
-      return interrupts.exitStatus ?? (watch?.passed ? EXIT.overCapacity : EXIT.ok);
+      return interrupts.exitStatus ?? (watch?.passed || full ? EXIT.overCapacity : EXIT.ok);
     },
     DEDUP_STOP_GRACE_MS,
   );

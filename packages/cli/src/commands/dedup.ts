@@ -5,6 +5,7 @@ import { CapacityWatch } from '../capacity.js';
 import { CliError, EXIT } from '../errors.js';
 import { readFilterFile, writeFilterFile } from '../files.js';
 import { type AnyFilter, createFilter, type FilterSpec, kindName, takesHashes } from '../filters.js';
+import { FirstCopies, storesCopies } from '../first-copies.js';
 import { withInput } from '../keys.js';
 import { LineBatch } from '../line-batch.js';
 import { forEachLine, LF, NUL } from '../lines.js';
@@ -80,22 +81,38 @@ async function dedup(
   }
   const out = new Output();
   const progress = new Progress(options.quiet);
-  const watch = CapacityWatch.of(filter, state?.label ?? 'dedup');
+  const label = state?.label ?? 'dedup';
+  const watch = CapacityWatch.of(filter, label);
+  // A filter that stores a copy per add takes only absent lines, and past its room prints what it cannot record.
+  let full = false;
+  const adder = storesCopies(filter)
+    ? new FirstCopies(filter, () => {
+        full = true;
+        process.stderr.write(
+          `bloomkit: ${label}: warning: full at ${filter.count} keys: a new line finds no room; lines it cannot record are printed each time they come. Create a larger filter, or use a scalable one\n`,
+        );
+      })
+    : filter;
   const started = performance.now();
   let lines = 0;
   let written = 0;
   const separator = options.nul ? NUL : LF;
-  const batch = new LineBatch(filter, separator, {
-    write: (chunk, start, end) => out.bytes(chunk, start, end),
-    counted(more, fresh) {
-      const before = lines;
-      lines += more;
-      written += fresh;
-      if (fresh > 0) watch.checkBatch(filter.count - fresh, filter.count);
-      if (before >>> 16 !== lines >>> 16) progress.tick(lines, filter);
+  const batch = new LineBatch(
+    filter,
+    separator,
+    {
+      write: (chunk, start, end) => out.bytes(chunk, start, end),
+      counted(more, fresh) {
+        const before = lines;
+        lines += more;
+        written += fresh;
+        if (fresh > 0) watch.checkBatch(filter.count - fresh, filter.count);
+        if (before >>> 16 !== lines >>> 16) progress.tick(lines, filter);
+      },
     },
-  });
-  const long = new LongLineDedup(filter, out, (isNew) => {
+    adder,
+  );
+  const long = new LongLineDedup(adder, out, (isNew) => {
     lines++;
     if (isNew) {
       written++;
@@ -128,7 +145,7 @@ async function dedup(
       `dedup: ${lines} lines in, ${written} out, ${lines - written} dropped; ${Math.round(lines / seconds)} lines/s; ${kindName(filter)} filter, ${filter.bits} bits, false-positive rate now ${filter.expectedFpr().toPrecision(2)}; peak memory ${Math.round(peakMemoryBytes() / 2 ** 20)} MiB\n`,
     );
   }
-  return writer.interrupts.exitStatus ?? (watch.passed ? EXIT.overCapacity : EXIT.ok);
+  return writer.interrupts.exitStatus ?? (watch.passed || full ? EXIT.overCapacity : EXIT.ok);
 }
 
 /** The state file's filter when it exists (its kind and size win over the options), else a new one. */

@@ -6,7 +6,7 @@
 -- add never goes into storage whose meta is gone, nor recreates storage that is gone. The subcommands run in
 -- BITFIELDs of at most 6,000 arguments, all in this one script; `count` grows by the new keys before it returns.
 -- Returns one character per key: '1' new, '0' present.
-return run(function()
+return runOnce(function()
   checkGeneration(KEYS[1], ARGV[1])
   if call('STRLEN', KEYS[2]) ~= tonumber(ARGV[2]) then gone() end
   countOf(KEYS[1])

@@ -2,7 +2,7 @@
 -- scalable-prologue.lua). Returns {status, C, answers}: status 0 when every key was answered; 1 when the chain grew
 -- past the sub-filters sent (the client computes the next sub-filter's positions and sends the keys not yet
 -- answered).
-return run(function()
+return runOnce(function()
   local c, offsetsOf, n = scalableBatch()
   local C, newest = readChain(c, MAX_SUB_FILTERS)
   if newest == nil then return { 1, C, '' } end
