@@ -1877,8 +1877,11 @@ end
 -- (a kick is a bucket read and a slot written: about 5 us measured). The kicks an add may make are those the budget
 -- leaves: never fewer than one walk's, and a call whose walks need more fails whole (cuckoo.refusal).
 cuckoo.ITEM_UNITS, cuckoo.KICK_UNITS = 2 * (CALL_UNITS + 1) + 1, CALL_UNITS + 4
+-- An add reserves one whole walk, of at most cuckoo.KICKS kicks whatever the file's max kicks (the format allows
+-- 65,535, priced whole every add was refused): a longer walk meets the call's allowance instead and is refused with
+-- nothing written, as the Node client's calls are (cuckoo-store.ts).
 function cuckoo.call(where, meta, args, from, adds)
-  charge(where, args, from, cuckoo.ITEM_UNITS, adds and meta.kicks * cuckoo.KICK_UNITS or 0,
+  charge(where, args, from, cuckoo.ITEM_UNITS, adds and min(meta.kicks, cuckoo.KICKS) * cuckoo.KICK_UNITS or 0,
     format('two buckets of %d slots', meta.b))
   local allowance = 0
   if adds then
@@ -2463,12 +2466,27 @@ end
 
 -- bk_positions NAME ITEM [SUB i] -> the item's k positions in the filter (docs/FORMAT.md section 5), to check a
 -- client. A scalable filter's sub-filters each have their own m and k: SUB i names one of those its meta hash's
--- `shapes` lists (default 0, the first), whether or not the chain has grown into it yet.
+-- `shapes` lists (default 0, the first), whether or not the chain has grown into it yet. A cuckoo filter answers
+-- its fingerprint and two buckets, a fuse filter its fingerprint and three slots.
 local function bk_positions(keys, args)
   if #args ~= 1 and not (#args == 3 and upper(args[2]) == 'SUB') then
     fail(format('bk_positions: give ITEM [SUB i], got %d arguments', #args))
   end
   local meta = openFilter(keys[1])
+  if meta.kind.storage == 'cuckoo' or meta.kind.storage == 'fuse' then
+    if #args == 3 then fail(format('bk_positions: SUB applies to a scalable filter; %s is a %s filter', meta.name, meta.kindName)) end
+    charge('bk_positions', { args[1] }, 1, 3, 0, 'its slots')
+    local h1, h2 = murmur(args[1], meta.seed)
+    -- A cuckoo filter's fingerprint and its two buckets (docs/FORMAT.md §3.9); a fuse filter's fingerprint and its
+    -- three slots (§3.8).
+    if meta.kind.storage == 'cuckoo' then
+      return { cuckoo.key(cuckoo.view(meta.data, meta.f, meta.b, meta.n, meta.kicks, 0), h1, h2) }
+    end
+    local s = meta.fuse
+    local high, low = fuse.mix(h2, h1, s.seedHigh, s.seedLow)
+    local a, b, c = fuse.slots(s, high, low)
+    return { bit.band(bxor(low, high), s.fmask), a, b, c }
+  end
   local shape = meta.shape
   if #args == 3 then
     if meta.subs == nil then

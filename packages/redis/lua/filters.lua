@@ -219,8 +219,11 @@ end
 -- (a kick is a bucket read and a slot written: about 5 us measured). The kicks an add may make are those the budget
 -- leaves: never fewer than one walk's, and a call whose walks need more fails whole (cuckoo.refusal).
 cuckoo.ITEM_UNITS, cuckoo.KICK_UNITS = 2 * (CALL_UNITS + 1) + 1, CALL_UNITS + 4
+-- An add reserves one whole walk, of at most cuckoo.KICKS kicks whatever the file's max kicks (the format allows
+-- 65,535, priced whole every add was refused): a longer walk meets the call's allowance instead and is refused with
+-- nothing written, as the Node client's calls are (cuckoo-store.ts).
 function cuckoo.call(where, meta, args, from, adds)
-  charge(where, args, from, cuckoo.ITEM_UNITS, adds and meta.kicks * cuckoo.KICK_UNITS or 0,
+  charge(where, args, from, cuckoo.ITEM_UNITS, adds and min(meta.kicks, cuckoo.KICKS) * cuckoo.KICK_UNITS or 0,
     format('two buckets of %d slots', meta.b))
   local allowance = 0
   if adds then

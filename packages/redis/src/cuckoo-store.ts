@@ -1,6 +1,6 @@
 import type { Key } from '@bloomkit/core';
 import { hashInto, keyList } from '@bloomkit/core/kit';
-import { CapacityError, cuckooFromTable } from '@bloomkit/cuckoo';
+import { CapacityError, cuckooFromTable, MAX_KICKS } from '@bloomkit/cuckoo';
 import { runScript, type Script, script } from './client.js';
 import { RedisFilterError, scriptError } from './errors.js';
 import type { LocalFilter } from './local.js';
@@ -28,7 +28,9 @@ export const SCRIPT_KEYS = 1_000;
  * (a kick is about 5 µs of the server: a bucket read and a slot written), so a call of 1,000 keys holds Redis at
  * most about 80 ms. A table near full could otherwise hold the server for a walk of 1,000 kicks per key; a call
  * whose walks need more fails whole (CapacityError, nothing of it written). Up to the capacity a walk averages a
- * few kicks (distinct keys: 0.5 at 76% of the slots, 4 at 90%).
+ * few kicks (distinct keys: 0.5 at 76% of the slots, 4 at 90%). A walk is priced at most `MAX_KICKS` (1,000, what
+ * `create` writes) whatever a file's max kicks say: the format allows 65,535, and a call priced at four such walks
+ * held Redis 0.65–1.45 s; a longer walk fails the call whole instead, as past the capacity.
  */
 export const CALL_WALKS = 4;
 /** See {@link CALL_WALKS}. */
@@ -84,7 +86,7 @@ export class CuckooStore implements Store {
     const out: boolean[] = [];
     for (let at = 0; at < list.length; at += SCRIPT_KEYS) {
       const slice = list.slice(at, at + SCRIPT_KEYS);
-      const allowance = CALL_WALKS * this.table.maxKicks + KEY_KICKS * slice.length;
+      const allowance = CALL_WALKS * Math.min(this.table.maxKicks, MAX_KICKS) + KEY_KICKS * slice.length;
       const more = [allowance, this.context.name, absentOnly ? '1' : '0'];
       const reply = await this.run(where, ADD, slice, more).catch((error: unknown) => {
         if (!(error instanceof CapacityError) || at === 0) throw error;

@@ -1,10 +1,11 @@
 import { FormatError, InvalidArgumentError } from '@bloomkit/core';
 import { hashInto } from '@bloomkit/core/kit';
-import { CapacityError, CuckooFilter, cuckooShape } from '@bloomkit/cuckoo';
+import { CapacityError, CuckooFilter, cuckooFromTable, cuckooShape } from '@bloomkit/cuckoo';
 import { urlKeys } from '@bloomkit/testkit';
 import { startSingle } from '@bloomkit/testkit/redis';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fingerprintOf, firstBucket, otherBucket } from '../../cuckoo/src/cuckoo-hash.js';
 import { runScript, script } from '../src/client.js';
 import { SCRIPT_KEYS } from '../src/cuckoo-store.js';
 import { RedisBloomFilter } from '../src/index.js';
@@ -275,6 +276,50 @@ describe('a cuckoo filter in Redis', () => {
     expect((await fcall('bk_info', 'imported')) as unknown[]).toEqual(
       expect.arrayContaining(['Kind', 'cuckoo', 'Bucket size', 2, 'Number of buckets', local.buckets]),
     );
+  });
+
+  it("a file with the format's longest walks (65,535 kicks) costs a call what a created filter costs, both doors", async () => {
+    const base = CuckooFilter.create(300, 0.01, { seed: 5, bucketSize: 2 });
+    const { fingerprintBits, bucketSize, buckets } = base;
+    const crafted = cuckooFromTable(
+      { fingerprintBits, bucketSize, buckets, maxKicks: 65_535, capacity: 300, fpr: 0.01, seed: 5 },
+      base.payloadParts()[0]!,
+    );
+    expect(crafted.maxKicks).toBe(65_535);
+    const node = await RedisBloomFilter.import(client, 'long-walks', crafted.serialize());
+    // Priced at one whole walk of 65,535 kicks, every bk_add was refused ("send at most 0 such items per call").
+    expect(await fcall('bk_add', 'long-walks', 'first')).toBe(1);
+    // Filled past its room, a call is refused at the walks one call may make: 4 walks of at most 1,000 kicks and 8
+    // a key (it was 4 of 65,535: a call held Redis over a second), with nothing of it written.
+    let refusal = '';
+    for (let round = 0; round < 40 && refusal === ''; round++) {
+      await node.addMany(urlKeys(50, `long-walks-${round}`)).catch((error: unknown) => {
+        expect(error).toBeInstanceOf(CapacityError);
+        refusal = (error as Error).message;
+      });
+    }
+    expect(refusal).toMatch(
+      /need more than the 4400 kicks it may make|is full: no room for an item after 65535 kicks/,
+    );
+    expect(refusal).toMatch(/nothing was written/);
+  });
+
+  it("bk_positions gives a key's fingerprint and its two buckets, as the local filter computes them", async () => {
+    const local = CuckooFilter.create(3_000, 0.01, { seed: 12 });
+    const node = await RedisBloomFilter.import(client, 'cuckoo-positions', local.serialize());
+    const hash = new Int32Array(4);
+    const modulus = 2 ** local.fingerprintBits - 1;
+    for (const key of urlKeys(30, 'cuckoo-positions')) {
+      hashInto(key, 12, hash);
+      const fp = fingerprintOf(hash[1]!, modulus);
+      const i1 = firstBucket(hash[0]!, local.buckets);
+      expect(await fcall('bk_positions', 'cuckoo-positions', key)).toEqual([
+        fp,
+        i1,
+        otherBucket(i1, fp, local.buckets),
+      ]);
+    }
+    await node.drop();
   });
 
   it('racing clients: of many adding one new key at once, exactly one hears it was new', async () => {

@@ -96,6 +96,23 @@ describe('a binary fuse filter in Redis', () => {
     await node.drop();
   });
 
+  it("bk_positions gives a member's fingerprint and three slots: the XOR of its slots is its fingerprint", async () => {
+    for (const bits of [8, 16] as const) {
+      const keys = urlKeys(2_000, `positions-${bits}`);
+      const local = BinaryFuseFilter.build(keys, { seed: 6, fingerprintBits: bits });
+      const name = `fuse-positions-${bits}`;
+      const node = await RedisBloomFilter.import(client, name, local.serialize());
+      const payload = local.payloadParts()[0]!;
+      const slot = (i: number) => (bits === 8 ? payload[i]! : payload[2 * i]! | (payload[2 * i + 1]! << 8));
+      for (const key of keys.slice(0, 50)) {
+        const [fp, a, b, c] = (await client.call('FCALL_RO', 'bk_positions', '1', name, key)) as number[];
+        expect(fp! >= 0 && fp! < 2 ** bits).toBe(true);
+        expect((slot(a!) ^ slot(b!) ^ slot(c!)) >>> 0).toBe(fp);
+      }
+      await node.drop();
+    }
+  });
+
   it('the set is fixed: every add is refused through both doors and nothing changes', async () => {
     const local = BinaryFuseFilter.build(urlKeys(2_000, 'fixed'));
     const node = await RedisBloomFilter.import(client, 'fuse-fixed', local.serialize());
