@@ -35,7 +35,15 @@ describe('bloomkit with --kind cuckoo', () => {
       checksum: 'ok',
       facts: { fingerprintBits: 10, bucketSize: 4, buckets: 278, maxKicks: 1000 },
     });
-    expect(run(['info', file]).stdout).toMatch(/\nfingerprint bits +10\nslots a bucket +4\nbuckets +278\n/);
+    expect(run(['info', file]).stdout).toMatch(
+      /\nfingerprint bits +10\nslots a bucket +4\nbuckets +278\nmax kicks +1,000\n/,
+    );
+    expect(run(['delete', '--help']).stdout).toMatch(/counting or cuckoo filter/);
+    const fuse = run(['create', join(dir, 'f.blmk'), '--kind', 'fuse', '-n', '10', '-p', '0.01']);
+    expect([fuse.status, fuse.stderr]).toEqual([
+      2,
+      `bloomkit: ${join(dir, 'f.blmk')}: a fuse filter holds a fixed set and is built from all its keys at once: bloomkit build ${join(dir, 'f.blmk')} --kind fuse8 --from KEYS (or fuse16)\n`,
+    ]);
     expect(run(['create', other, '--kind', 'cuckoo', '-n', '1000', '-p', '0.01']).status).toBe(0);
     expect(run(['add', other, 'x', 'c']).status).toBe(0);
     expect(run(['merge', merged, file, other]).status).toBe(0);
@@ -72,7 +80,10 @@ describe('bloomkit with --kind cuckoo', () => {
     const keys = `${Array.from({ length: 100 }, (_, i) => `k${i}`).join('\n')}\n`;
     const full = run(['add', file, '--from', '-'], keys);
     expect(full.status).toBe(2);
-    expect(full.stderr).toMatch(/^bloomkit: no room for the key after 1000 kicks .*nothing was changed\n$/);
+    // The slots filled when the key found no room (the batch's keys before it counted), not the count before it.
+    expect(full.stderr).toBe(
+      `bloomkit: ${file}: no room for the key after 1000 kicks (24 of 24 slots hold fingerprints, capacity 20); nothing was changed\n`,
+    );
     expect(readFileSync(file)).toEqual(before);
     expect(run(['has', file, 'kept']).status).toBe(0);
   });

@@ -10,7 +10,7 @@ import { NARROW_LIMIT, narrowScale } from './narrow.js';
 import type { Geometry } from './positions.js';
 import type { ResolvedShape, ResolvedState } from './shape.js';
 import type { FilterStore } from './storage.js';
-import { checkHashBatch, keyList } from './validate.js';
+import { checkHashAt, checkHashBatch, keyList } from './validate.js';
 import type { BatchKernel } from './wasm/kernel-memory.js';
 
 /** hasMany's answers from the batch kernel, a batch at a time. */
@@ -144,11 +144,13 @@ export class SlotEngine<S extends FilterStore<S>> {
    * one hash per key.
    */
   addHash(hash: Int32Array): boolean {
+    checkHashAt(`${this.kind.className}.addHash`, hash, 0);
     return this.markAt(hash, 0);
   }
 
   /** `has` for a key already hashed with this filter's seed (see {@link addHash}). */
   hasHash(hash: Int32Array): boolean {
+    checkHashAt(`${this.kind.className}.hasHash`, hash, 0);
     return this.probeAt(hash, 0);
   }
 

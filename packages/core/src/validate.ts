@@ -87,6 +87,26 @@ export function keyList(where: string, keys: unknown): Key[] {
  * [0, hashes.length / 4], `hashes` an Int32Array, and `answers` a Uint8Array of at least `count` bytes, or
  * undefined where it is optional (`addHashes`).
  */
+/**
+ * Refuses a hashed key that is not `words` hash words at `hash[at ..]` of an Int32Array: a short array, an offset
+ * past its end or a fraction would read missing words as 0, and a filter would add or ask a phantom key
+ * (0, 0, 0, 0) that no key hashes to. Cheap enough for every single-key call.
+ */
+export function checkHashAt(where: string, hash: unknown, at: unknown, words = 4): void {
+  if (
+    hash instanceof Int32Array &&
+    typeof at === 'number' &&
+    at >= 0 &&
+    (at | 0) === at &&
+    at + words <= hash.length
+  ) {
+    return;
+  }
+  throw new InvalidArgumentError(
+    `${where}: hash must be an Int32Array holding the key's ${words} hash words at hash[at .. at + ${words - 1}] (at an integer in [0, length - ${words}]), got ${describe(hash)}${hash instanceof Int32Array ? ` of ${hash.length}` : ''} with at ${describe(at)}`,
+  );
+}
+
 export function checkHashBatch(
   where: string,
   hashes: unknown,

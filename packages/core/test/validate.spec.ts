@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../src/errors.js';
-import { checkInteger, checkOneOf, checkOpenInterval, keyList } from '../src/validate.js';
+import { checkHashAt, checkInteger, checkOneOf, checkOpenInterval, keyList } from '../src/validate.js';
 
 describe('validate', () => {
   it('checkInteger accepts integers in range and names range and value otherwise', () => {
@@ -37,5 +37,27 @@ describe('keyList', () => {
     expect(() => keyList('T', 'ab')).toThrow(/got a string/);
     expect(() => keyList('T', 5)).toThrow(/must be an iterable/);
     expect(() => keyList('T', [undefined, 'b'])).toThrow(/keys\[0\]/);
+  });
+});
+
+describe('checkHashAt', () => {
+  it('takes four hash words at hash[at ..] of an Int32Array, and refuses a short array, a bad offset or another type', () => {
+    expect(() => checkHashAt('f.addHash', new Int32Array(4), 0)).not.toThrow();
+    expect(() => checkHashAt('f.addHash', new Int32Array(8), 4)).not.toThrow();
+    for (const [hash, at] of [
+      [new Int32Array(3), 0],
+      [new Int32Array(8), 5],
+      [new Int32Array(8), -1],
+      [new Int32Array(8), 1.5],
+      [new Int32Array(8), Number.NaN],
+      [new Uint32Array(4), 0],
+      [[1, 2, 3, 4], 0],
+      [undefined, 0],
+    ] as const) {
+      expect(() => checkHashAt('f.addHash', hash, at)).toThrow(InvalidArgumentError);
+    }
+    expect(() => checkHashAt('f.addHash', new Int32Array(2), 0)).toThrow(
+      /^f\.addHash: hash must be an Int32Array holding the key's 4 hash words at hash\[at \.\. at \+ 3\]/,
+    );
   });
 });

@@ -25,6 +25,7 @@ import {
   COUNTER_BITS,
   type CounterArray,
   type CounterBits,
+  checkHashAt,
   checkHashBatch,
   checkOneOf,
   type FilterShapeOptions,
@@ -175,6 +176,7 @@ export class CountingBloomFilter extends BloomEngine<CounterArray> {
 
   /** `delete` for a key already hashed with this filter's seed: `hash[0..3]` hold h1..h4 (see `addHash`). */
   deleteHash(hash: Int32Array): boolean {
+    checkHashAt('CountingBloomFilter.deleteHash', hash, 0);
     this.takeHash(hash, 0);
     return this.deleteHashed();
   }

@@ -134,11 +134,13 @@ export class CuckooAdder {
   }
 
   /** Step 2, both buckets full: the walk, or a CapacityError with the walk undone. */
-  private kickOrRefuse(fp: number, i1: number, i2: number, r: number, held: number): void {
+  private kickOrRefuse(fp: number, i1: number, i2: number, r: number, _held: number): void {
     if (this.walk.kick(fp, i1, i2, r)) return;
+    // The slots filled when the key found no room (the batch's keys before it included), counted before the undo.
+    const filled = this.table.census().held;
     this.walk.undo();
     throw new CapacityError(
-      `${this.where}: no room for the key after ${this.walk.maxKicks} kicks (${held} of ${this.table.slots} slots hold fingerprints, capacity ${this.capacity}); nothing was changed`,
+      `${this.where}: no room for the key after ${this.walk.maxKicks} kicks (${filled} of ${this.table.slots} slots hold fingerprints, capacity ${this.capacity}); nothing was changed`,
     );
   }
 }

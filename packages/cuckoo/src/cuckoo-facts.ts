@@ -8,12 +8,12 @@ interface CuckooFacts {
   readonly maxKicks: number;
 }
 
-/** A cuckoo filter's own shape as facts: fingerprint bits, slots a bucket, buckets, the longest walk. */
+/** A cuckoo filter's own shape as facts: fingerprint bits, slots a bucket, buckets, max kicks. */
 export function cuckooFacts(filter: CuckooFacts): FilterFact[] {
   return [
     fact('fingerprintBits', 'fingerprint bits', filter.fingerprintBits),
     fact('bucketSize', 'slots a bucket', filter.bucketSize),
     fact('buckets', 'buckets', filter.buckets),
-    fact('maxKicks', 'longest walk (kicks)', filter.maxKicks),
+    fact('maxKicks', 'max kicks', filter.maxKicks),
   ];
 }

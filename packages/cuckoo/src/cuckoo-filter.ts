@@ -19,7 +19,7 @@ import {
   resolveSeed,
   toFilterJson,
 } from '@bloomkit/core/internal';
-import { batchHashes, checkHashBatch, hashBatch, hashInto, keyList } from '@bloomkit/core/kit';
+import { batchHashes, checkHashAt, checkHashBatch, hashBatch, hashInto, keyList } from '@bloomkit/core/kit';
 import { CapacityError } from './capacity-error.js';
 import { CuckooAdder } from './cuckoo-adder.js';
 import { type CuckooParams, cuckooKind, writeParams } from './cuckoo-codec.js';
@@ -201,6 +201,7 @@ export class CuckooFilter {
 
   /** `add` for a key already hashed with this filter's seed (h1..h4 at hash[at .. at + 3], as `hashInto` writes). */
   addHash(hash: Int32Array, at = 0): boolean {
+    checkHashAt(`${NAME}.addHash`, hash, at);
     const fresh = this.adder.one(hash, at, this.held);
     this.held++;
     return fresh;
@@ -208,11 +209,13 @@ export class CuckooFilter {
 
   /** `has` for a key already hashed with this filter's seed. */
   hasHash(hash: Int32Array, at = 0): boolean {
+    checkHashAt(`${NAME}.hasHash`, hash, at);
     return this.probe.mayHold(hash, at);
   }
 
   /** `delete` for a key already hashed with this filter's seed. */
   deleteHash(hash: Int32Array, at = 0): boolean {
+    checkHashAt(`${NAME}.deleteHash`, hash, at);
     const slot = this.probe.slotOf(hash, at);
     if (slot < 0) return false;
     this.table.set(slot, 0);

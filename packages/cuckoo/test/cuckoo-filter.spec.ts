@@ -63,6 +63,25 @@ describe('CuckooFilter.create', () => {
   });
 });
 
+describe('CuckooFilter hashed keys', () => {
+  it('refuses a short array or an offset past its end, changing nothing (no phantom key 0,0,0,0)', () => {
+    const filter = CuckooFilter.create(1_000, 0.01);
+    filter.add('kept');
+    const before = filter.serialize();
+    for (const [hash, at] of [
+      [new Int32Array(2), 0],
+      [new Int32Array(8), 6],
+      [new Int32Array(8), 0.5],
+    ] as const) {
+      expect(() => filter.addHash(hash, at)).toThrow(/CuckooFilter\.addHash: hash must be an Int32Array/);
+      expect(() => filter.hasHash(hash, at)).toThrow(InvalidArgumentError);
+      expect(() => filter.deleteHash(hash, at)).toThrow(InvalidArgumentError);
+    }
+    expect(filter.serialize()).toEqual(before);
+    expect(filter.hasHash(new Int32Array(4))).toBe(false);
+  });
+});
+
 describe('CuckooFilter keys', () => {
   it('adds, answers, counts copies and deletes one copy at a time', () => {
     const filter = CuckooFilter.create(1000, 0.01, { seed: 3 });

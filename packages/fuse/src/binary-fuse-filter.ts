@@ -225,6 +225,14 @@ export class BinaryFuseFilter {
    */
   hasHash(hash: Int32Array | Uint32Array, at = 0): boolean {
     this.checkKeyed(`${NAME}.hasHash`);
+    if (
+      !(hash instanceof Int32Array || hash instanceof Uint32Array) ||
+      !(at >= 0 && (at | 0) === at && at + 2 <= hash.length)
+    ) {
+      throw new InvalidArgumentError(
+        `${NAME}.hasHash: hash must be an Int32Array or a Uint32Array holding h1 and h2 at hash[at .. at + 1] (at an integer in [0, length - 2]), got ${Object.prototype.toString.call(hash)} with at ${String(at)}`,
+      );
+    }
     return this.contains(hash[at + 1]! | 0, hash[at]! | 0);
   }
 
@@ -252,7 +260,7 @@ export class BinaryFuseFilter {
    */
   static create(_capacity: number, _fpr: number, _options?: unknown): never {
     throw new InvalidArgumentError(
-      `${NAME}.create: a binary fuse filter holds a fixed set and is built from its keys: BinaryFuseFilter.build(keys, { fingerprintBits: 8 | 16 })`,
+      `${NAME}.create: a binary fuse filter holds a fixed set and is built from its keys: BinaryFuseFilter.build(keys, { fingerprintBits: 8 | 16 }), or at a shell bloomkit build FILE --kind fuse8 (or fuse16) --from KEYS`,
     );
   }
 

@@ -310,7 +310,7 @@ describe('a cuckoo filter in Redis', () => {
     const hash = new Int32Array(4);
     const modulus = 2 ** local.fingerprintBits - 1;
     for (const key of urlKeys(30, 'cuckoo-positions')) {
-      hashInto(key, 12, hash);
+      hashInto(key, 12, hash, 'test');
       const fp = fingerprintOf(hash[1]!, modulus);
       const i1 = firstBucket(hash[0]!, local.buckets);
       expect(await fcall('bk_positions', 'cuckoo-positions', key)).toEqual([

@@ -1,7 +1,7 @@
-import type { Key } from '@bloomkit/core';
+import { BloomError, type Key } from '@bloomkit/core';
 import { batchHashes, batchLineEnds, hashLineBatch, hashRangeInto } from '@bloomkit/core/kit';
 import { CapacityWatch } from '../capacity.js';
-import { CliError, EXIT } from '../errors.js';
+import { CliError, describeError, EXIT } from '../errors.js';
 import { readFilterFile, writeFilterFile } from '../files.js';
 import {
   type AnyFilter,
@@ -111,7 +111,8 @@ async function answerKeys(
   const answerLines = takesHashes(filter)
     ? lineAnswerer(operation, filter, { tally, watch, out, verbose: options.verbose, yesLine, noLine })
     : undefined;
-  await visitKeys(
+  // A refusal of the filter's (a cuckoo filter with no room for a key) names the file, as every other error does.
+  const visited = visitKeys(
     options,
     {
       argument(key, text) {
@@ -135,6 +136,9 @@ async function answerKeys(
     },
     writer.interrupts,
   );
+  await visited.catch((error: unknown) => {
+    throw error instanceof BloomError ? new CliError(describeError(error, label)) : error;
+  });
   progress.done();
   if (operation.writes) {
     try {

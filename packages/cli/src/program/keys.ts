@@ -45,7 +45,9 @@ export const registerKeyCommands: Registration = (program, { exit, writer }) => 
     keyOptions(
       program
         .command('delete')
-        .description('delete keys from a counting filter file')
+        .description(
+          'delete keys from a counting or cuckoo filter file (a cuckoo filter removes one copy a key)',
+        )
         .argument('<file>', 'the counting filter file, replaced atomically')
         .argument('[keys...]', 'keys to delete'),
     ),
