@@ -23,6 +23,7 @@ import {
   toFilterJson,
 } from '@bloomkit/core/internal';
 import { batchHashes, hashBatch, hashInto, keyList } from '@bloomkit/core/kit';
+import { firstOccurrences } from './distinct-keys.js';
 import { MAX_ATTEMPTS, populate } from './fuse-build.js';
 import { type FuseParams, fuseKind, readParams, writeParams } from './fuse-codec.js';
 import { fuseFacts } from './fuse-facts.js';
@@ -95,7 +96,8 @@ export class BinaryFuseFilter {
 
   /**
    * The filter of `keys` (strings, hashed as UTF-8, or Uint8Arrays), repeats allowed: each key's 64-bit hash is the
-   * first 64 bits of MurmurHash3 x86_128 with `seed`, and the filter is `fromHashes` of those hashes.
+   * first 64 bits of MurmurHash3 x86_128 with `seed`, and the filter is `fromHashes` of the distinct hashes, each at
+   * its first occurrence: repeats cost nothing (docs/FORMAT.md §3.8). Without repeats, `fromHashes` of the hashes.
    */
   static build(keys: Iterable<Key>, options?: FuseBuildOptions): BinaryFuseFilter {
     const where = `${NAME}.build`;
@@ -113,7 +115,7 @@ export class BinaryFuseFilter {
       }
       start += count;
     }
-    return BinaryFuseFilter.fromWords(where, words, bits, seed, false);
+    return BinaryFuseFilter.fromWords(where, words, bits, seed, false, true);
   }
 
   /**
@@ -132,7 +134,7 @@ export class BinaryFuseFilter {
     checkCount(where, hashes.length);
     // The caller's words, read only: the build's steps copy them (populate).
     const words = new Uint32Array(hashes.buffer, hashes.byteOffset, 2 * hashes.length);
-    return BinaryFuseFilter.fromWords(where, words, bits, 0, true);
+    return BinaryFuseFilter.fromWords(where, words, bits, 0, true, false);
   }
 
   /**
@@ -159,17 +161,26 @@ export class BinaryFuseFilter {
     checkCount(where, hashes.length);
     // The caller's words, read only: the build's steps copy them (populate).
     const words = new Uint32Array(hashes.buffer, hashes.byteOffset, 2 * hashes.length);
-    return BinaryFuseFilter.fromWords(where, words, bits, seed, false);
+    return BinaryFuseFilter.fromWords(where, words, bits, seed, false, true);
   }
 
+  /**
+   * The build of `words`. With `distinct`, a set whose build found repeats is built again from its distinct keys,
+   * each at its first occurrence (distinct-keys.ts): the reference over the distinct hashes, sized for them. Without
+   * (`fromHashes`), the reference's own handling, sized for every key given.
+   */
   private static fromWords(
     where: string,
     words: Uint32Array,
     bits: 8 | 16,
     seed: number,
     callerHashes: boolean,
+    distinct: boolean,
   ): BinaryFuseFilter {
-    const built = populate(words, bits);
+    let built = populate(words, bits);
+    if (built !== undefined && distinct && built.keys < words.length / 2) {
+      built = populate(firstOccurrences(words), bits);
+    }
     if (built === undefined) {
       throw new InvalidArgumentError(
         `${where}: no seed of ${MAX_ATTEMPTS} built the filter (each fails with probability below 1/2; more than 63 keys hashing to one slot fail every seed)`,

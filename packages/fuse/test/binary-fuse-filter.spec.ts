@@ -110,6 +110,28 @@ describe('BinaryFuseFilter laws', () => {
     expect(() => BinaryFuseFilter.fromKeyHashes([1n] as never)).toThrow(/must be a BigUint64Array/);
   });
 
+  it('build and fromKeyHashes size for the distinct keys: repeats cost nothing, the bytes those of the distinct set', () => {
+    const distinct = urlKeys(60_000, 'repeats');
+    // Every key once, then 40,000 of them again, interleaved.
+    const withRepeats = [...distinct];
+    for (let i = 0; i < 40_000; i++)
+      withRepeats.splice(3 * i + 1, 0, distinct[(i * 7_919) % distinct.length]!);
+    for (const fingerprintBits of [8, 16] as const) {
+      const once = BinaryFuseFilter.build(distinct, { fingerprintBits, seed: 4 });
+      const repeated = BinaryFuseFilter.build(withRepeats, { fingerprintBits, seed: 4 });
+      expect(Buffer.compare(repeated.serialize(), once.serialize())).toBe(0);
+      expect(repeated.size).toBe(60_000);
+      expect(repeated.bitsPerKey).toBeCloseTo(once.bitsPerKey, 10);
+    }
+    const sameKey = BinaryFuseFilter.build(Array.from({ length: 1_000 }, () => 'the same key'));
+    expect(Buffer.compare(sameKey.serialize(), BinaryFuseFilter.build(['the same key']).serialize())).toBe(0);
+    // fromHashes stays the reference's own handling: sized for every hash given (reference.spec.ts).
+    const hashes = new BigUint64Array(2_000).map((_, i) => BigInt(i % 500) * 0x9e3779b97f4a7c15n + 1n);
+    expect(BinaryFuseFilter.fromHashes(hashes).reference().arrayLength).toBeGreaterThan(
+      BinaryFuseFilter.fromHashes(hashes.slice(0, 500)).reference().arrayLength,
+    );
+  });
+
   it('fromHashes leaves the caller’s array as it was, duplicates and all', () => {
     const hashes = new BigUint64Array(5_000);
     for (let i = 0; i < hashes.length; i++) hashes[i] = BigInt((i * 7_919) % 1_000) * 0x9e3779b97f4a7c15n;
