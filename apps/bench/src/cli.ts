@@ -11,6 +11,7 @@ import { runFuseFromHashes } from './fuse-hashes.js';
 import { checkGoals, goalsMarkdown } from './goals.js';
 import type { Measurement } from './job.js';
 import { liveFiltersMarkdown, runLiveFiltersInChild } from './live-filters.js';
+import { MachineLoad } from './machine-load.js';
 import { parquetMarkdown, runParquetInChild } from './parquet.js';
 import { jobs, makePlan, type Plan } from './plan.js';
 import { redisMarkdown, runRedis } from './redis.js';
@@ -350,6 +351,7 @@ async function runComparison(options: Options, command: string): Promise<void> {
     ),
   };
   const all = jobs(plan).filter((job) => options.only === undefined || options.only.includes(job.contender));
+  const load = new MachineLoad().start();
   const started = performance.now();
   const measurements = await runAll(all, plan.concurrency, (i, job) =>
     progress(
@@ -363,6 +365,7 @@ async function runComparison(options: Options, command: string): Promise<void> {
       ? undefined
       : await runFuseFromHashes(Math.min(fuseAt, 1_000_000), plan.repetitions, progress);
   if (process.stderr.isTTY) process.stderr.write('\n');
+  load.stop();
 
   const rows = aggregate(measurements);
   const goals = checkGoals(rows, measurements, fromHashes);
@@ -372,10 +375,11 @@ async function runComparison(options: Options, command: string): Promise<void> {
     '',
     `${machine()}, ${new Date().toISOString().slice(0, 10)}, \`${command}\`, ${plan.repetitions} repetitions (medians; goal ratios are medians of per-repetition ratios with their min–max), each measurement in a fresh process, ${plan.concurrency === 1 ? 'one at a time' : `${plan.concurrency} at a time (side by side: absolute rates are noisier)`}, ${seconds} s. URL keys are decoded from one buffer into flat strings, as a reader of lines has them.`,
     `Fill budget ${plan.fillBudgetMs / 1000} s and probe budget ${plan.probeBudgetMs / 1000} s per measurement: a contender that cannot fill n keys in time is marked capped, and its rate and memory are not reported.`,
+    load.describe(),
     '',
     '### Goals',
     '',
-    goalsMarkdown(goals),
+    goalsMarkdown(goals, load),
     '',
     markdownTables(rows),
   ].join('\n');
@@ -383,7 +387,7 @@ async function runComparison(options: Options, command: string): Promise<void> {
   writeFileSync(join(options.out, `${plan.mode}.md`), `${text}\n`);
   writeFileSync(
     join(options.out, `${plan.mode}.json`),
-    `${JSON.stringify({ machine: machine(), command, plan, measurements, fromHashes }, null, 2)}\n`,
+    `${JSON.stringify({ machine: machine(), command, plan, load: { peak: load.peak, busy: load.busy }, measurements, fromHashes }, null, 2)}\n`,
   );
   const charts = await writeCharts(rows, options.out);
   process.stderr.write(

@@ -1,6 +1,7 @@
 import { FROM_HASHES_GOAL, type FuseHashesResult } from './fuse-hashes.js';
 import type { Measurement } from './job.js';
 import type { KeyType } from './keys.js';
+import type { MachineLoad } from './machine-load.js';
 import type { Row } from './report.js';
 import { scalableMemoryGoals } from './scalable-memory.js';
 import { median } from './timing.js';
@@ -384,8 +385,10 @@ function serializeGoals(rows: readonly Row[], sizes: readonly number[]): (GoalRe
   return out;
 }
 
-export function goalsMarkdown(goals: readonly GoalResult[]): string {
-  const mark = (met: boolean | null) => (met === null ? 'n/a' : met ? 'met' : '**short**');
+/** The goals as a table; `load` marks every verdict not judged when the machine was busy (machine-load.ts). */
+export function goalsMarkdown(goals: readonly GoalResult[], load?: MachineLoad): string {
+  const mark = (met: boolean | null) =>
+    load !== undefined ? load.verdict(met) : met === null ? 'n/a' : met ? 'met' : '**short**';
   return [
     '| goal | result | numbers |',
     '| --- | --- | --- |',
