@@ -194,10 +194,12 @@ function chunkFilters(where: string, metadata: FileMetaData, fileBytes: number):
           `${where}: row group ${rowGroup}'s bloom_filter_offset ${offset} lies outside the file`,
         );
       }
-      if (
-        length !== undefined &&
-        (!Number.isSafeInteger(length) || length < 1 || length > fileBytes - offset)
-      ) {
+      if (length !== undefined && (!Number.isSafeInteger(length) || length < 1)) {
+        throw new FormatError(
+          `${where}: row group ${rowGroup}'s bloom_filter_length is ${length}; a filter's header and bitset take at least 1 byte`,
+        );
+      }
+      if (length !== undefined && length > fileBytes - offset) {
         throw new FormatError(
           `${where}: row group ${rowGroup}'s bloom_filter_length ${length} runs past the file`,
         );

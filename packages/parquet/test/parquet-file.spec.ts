@@ -76,6 +76,11 @@ describe('openParquetFilters', () => {
     await expect(openParquetFilters(bytes, { metadata: long })).rejects.toThrow(
       /bloom_filter_length .* runs past the file/,
     );
+    const empty = parquetMetadata(bytes.buffer as ArrayBuffer);
+    empty.row_groups[0]!.columns[0]!.meta_data!.bloom_filter_length = 0;
+    await expect(openParquetFilters(bytes, { metadata: empty })).rejects.toThrow(
+      /bloom_filter_length is 0; a filter's header and bitset take at least 1 byte/,
+    );
     // A filter offset that points at data: its "header" is refused when it is read, not before.
     const wrong = parquetMetadata(bytes.buffer as ArrayBuffer);
     const meta = wrong.row_groups[0]!.columns[0]!.meta_data!;

@@ -5,7 +5,7 @@ import { BitfieldBatch, GET_BIT, SET_BIT } from './bitfield.js';
 import { allocateBytes, readBytes, writeBytes } from './bytes.js';
 import { runScript, type Script, script } from './client.js';
 import { COUNTED_ADD_KEYS, countedAdd } from './counted-add.js';
-import { filterGone, isGoneReply, RedisFilterError } from './errors.js';
+import { filterGone, isGoneReply, RedisFilterError, scriptError } from './errors.js';
 import { readExceptionSets, writeExceptionSets } from './exception-sets.js';
 import { GUARD_BYTES, guardBytes, guardRead } from './guard.js';
 import { type RedisKind, redisKind, singleClass } from './kinds.js';
@@ -202,7 +202,7 @@ export class BitStore implements Store {
           [this.key(shard), keys.exceptions(this.sharded ? shard : undefined)],
           [generation, sizes[shard]! * 8, reads, command.offsets.buffer(), command.keys.buffer()],
         ).catch((error: unknown) => {
-          throw isGoneReply(error) ? filterGone(where, name, error) : error;
+          throw scriptError(where, name, error);
         }),
       (command, i) => command.keys.push(list[i]!),
     );
@@ -251,7 +251,7 @@ export class BitStore implements Store {
           [this.key(shard)],
           [generation, sizes[shard]! * 8, k, offsets.buffer()],
         ).catch((error: unknown) => {
-          throw isGoneReply(error) ? filterGone(where, name, error) : error;
+          throw scriptError(where, name, error);
         }),
     );
     let added = 0;

@@ -3,7 +3,7 @@ import { CounterArray, type CounterBits, keyList } from '@bloomkit/core/kit';
 import { BitfieldBatch, BitfieldOp } from './bitfield.js';
 import { runScript, script } from './client.js';
 import { countedAdd } from './counted-add.js';
-import { filterGone, isGoneReply } from './errors.js';
+import { filterGone, isGoneReply, scriptError } from './errors.js';
 import { guardRead } from './guard.js';
 import { redisKind, singleClass } from './kinds.js';
 import type { LocalFilter } from './local.js';
@@ -107,7 +107,7 @@ export class CounterStore implements Store {
         packed.buffer(),
       ],
     ).catch((error: unknown) => {
-      throw isGoneReply(error) ? filterGone(where, this.context.name, error) : error;
+      throw scriptError(where, this.context.name, error);
     });
     return answers(reply, list.length, where);
   }

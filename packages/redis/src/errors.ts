@@ -31,7 +31,7 @@ export const GONE_REPLY = 'BLOOMKIT_GONE';
 /** The error for a handle whose filter is gone. */
 export function filterGone(where: string, name: string, cause?: unknown): FilterNotFoundError {
   return new FilterNotFoundError(
-    `${where}: the filter ${JSON.stringify(name)} no longer exists (it expired or was dropped); open or create it again`,
+    `${where}: the filter ${JSON.stringify(name)} no longer exists (it expired, was dropped, or its storage was deleted); create it again, after drop() when its name still opens (a meta hash whose storage is gone opens, and fails so)`,
     cause === undefined ? undefined : { cause },
   );
 }
@@ -51,6 +51,11 @@ export function scriptError(where: string, name: string, error: unknown): unknow
     const field = error.message.split(' ')[1];
     return new FormatError(
       `${where}: meta field ${field} of bloomkit:{${name}}:meta is not valid; nothing was written`,
+    );
+  }
+  if (error instanceof Error && /^(ERR )?WRONGTYPE /.test(error.message)) {
+    return new FormatError(
+      `${where}: a key of the filter ${JSON.stringify(name)} holds a Redis value of another type (another client wrote it); nothing was written: drop() the filter and create it again`,
     );
   }
   return error;

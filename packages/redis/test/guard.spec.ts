@@ -87,3 +87,33 @@ describe('a filter that expired or was dropped', () => {
     });
   }
 });
+
+describe('a filter whose key another client overwrote with another type', () => {
+  it.each([
+    ['standard', { kind: 'standard', capacity: 1_000, fpr: 0.01 }],
+    ['counting', { kind: 'counting', capacity: 1_000, fpr: 0.01 }],
+    ['cuckoo', { kind: 'cuckoo', capacity: 1_000, fpr: 0.01 }],
+  ] as const)(
+    '%s: adds and deletes fail with a FormatError naming the filter, not a raw WRONGTYPE',
+    async (kind, options) => {
+      const name = `wrongtype-${kind}`;
+      const filter = await RedisBloomFilter.create(client, name, options as RedisFilterOptions);
+      const [data] = (await client.keys(`bloomkit:{${name}}:data:*`)) as [string];
+      await client.del(data);
+      await client.rpush(data, 'not a filter');
+      for (const call of [
+        filter.add('one'),
+        filter.addMany(urlKeys(100, 'wrongtype')),
+        ...(kind === 'standard' ? [] : [filter.delete('one')]),
+      ]) {
+        await expect(call).rejects.toThrow(
+          new RegExp(
+            `a key of the filter "${name}" holds a Redis value of another type .*nothing was written`,
+          ),
+        );
+      }
+      expect(await client.lrange(data, 0, -1)).toEqual(['not a filter']);
+      await filter.drop();
+    },
+  );
+});
