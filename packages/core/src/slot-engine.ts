@@ -64,6 +64,9 @@ export class SlotEngine<S extends FilterStore<S>> {
   private readonly hash = new Int32Array(4);
   private readonly addWhere: string;
   private readonly hasWhere: string;
+  /** The single-hash entries' names for their refusals, made once (a string built per call is garbage per key). */
+  private readonly addHashWhere: string;
+  private readonly hasHashWhere: string;
   /** The file this filter works on in place (read with `copy: false` from one array), else undefined. */
   protected readonly inPlace: Uint8Array | undefined;
 
@@ -96,6 +99,8 @@ export class SlotEngine<S extends FilterStore<S>> {
     this.kernelStep = blocked ? blockShift : geometry.stride;
     this.addWhere = `${kind.className}.add`;
     this.hasWhere = `${kind.className}.has`;
+    this.addHashWhere = `${kind.className}.addHash`;
+    this.hasHashWhere = `${kind.className}.hasHash`;
     this.inPlace = state.inPlace;
     this.loops = new LoopKernel({
       store: store as FilterStore<unknown>,
@@ -129,13 +134,13 @@ export class SlotEngine<S extends FilterStore<S>> {
   /** Adds `key`; true when it was not in the filter before (at least one slot was empty). */
   add(key: Key): boolean {
     hashInto(key, this.seed, this.hash, this.addWhere);
-    return this.addHash(this.hash);
+    return this.markAt(this.hash, 0);
   }
 
   /** True when `key` may be in the filter; false when it certainly is not. */
   has(key: Key): boolean {
     hashInto(key, this.seed, this.hash, this.hasWhere);
-    return this.hasHash(this.hash);
+    return this.probeAt(this.hash, 0);
   }
 
   /**
@@ -144,13 +149,13 @@ export class SlotEngine<S extends FilterStore<S>> {
    * one hash per key.
    */
   addHash(hash: Int32Array): boolean {
-    checkHashAt(`${this.kind.className}.addHash`, hash, 0);
+    checkHashAt(this.addHashWhere, hash, 0);
     return this.markAt(hash, 0);
   }
 
   /** `has` for a key already hashed with this filter's seed (see {@link addHash}). */
   hasHash(hash: Int32Array): boolean {
-    checkHashAt(`${this.kind.className}.hasHash`, hash, 0);
+    checkHashAt(this.hasHashWhere, hash, 0);
     return this.probeAt(hash, 0);
   }
 
@@ -214,6 +219,7 @@ export class SlotEngine<S extends FilterStore<S>> {
    * it has one, else its loops); answers and count as {@link BatchKernel.run}.
    */
   private batch(hashes: Int32Array, count: number, mark: boolean, answers: Uint8Array | undefined): number {
+    this.checkAttached();
     const kernel = this.kernel.get() ?? this.loops;
     return kernel.run(hashes, count, mark, answers, this.kernelScale, this.kernelStep, this.hashes);
   }
@@ -221,12 +227,30 @@ export class SlotEngine<S extends FilterStore<S>> {
   /** Marks the k slots of the key whose h1..h4 are `hash[at .. at + 3]`; true (and `count` + 1) when one was empty. */
   private markAt(hash: Int32Array, at: number): boolean {
     if (!this.loops.markKey(hash, at)) return false;
+    this.checkAttached();
     if (this.counted < Number.MAX_SAFE_INTEGER) this.counted++;
     return true;
   }
 
   /** True when all k slots of the key whose h1..h4 are `hash[at .. at + 3]` are set. */
   private probeAt(hash: Int32Array, at: number): boolean {
-    return this.loops.probeKey(hash, at);
+    if (this.loops.probeKey(hash, at)) return true;
+    this.checkAttached();
+    return false;
+  }
+
+  /**
+   * Refuses to answer from storage whose buffer was detached (transferred, or its Wasm memory gone): the caller's
+   * bytes of a filter read in place (`copy: false`), or a view of `payloadParts()` whose buffer a caller transferred,
+   * read as length 0, so every key looked absent (a false negative) and adds went nowhere. Checked where a key is
+   * answered absent or new, and once per batch: a byte length read, nothing on the path of a present key.
+   */
+  private checkAttached(): void {
+    const pages = this.store.pages;
+    if (pages.length > 0 && pages[0]!.byteLength === 0) {
+      throw new InvalidArgumentError(
+        `${this.kind.className}: the bytes this filter reads were detached (their ArrayBuffer was transferred); read the filter again from a copy`,
+      );
+    }
   }
 }

@@ -34,6 +34,10 @@ import { SlotTable } from './slot-table.js';
 let batchAnswers = new Uint8Array(1024);
 
 const NAME = 'CuckooFilter';
+/** The single-hash entries' names for their refusals, made once (not a string per call). */
+const ADD_HASH = `${NAME}.addHash`;
+const HAS_HASH = `${NAME}.hasHash`;
+const DELETE_HASH = `${NAME}.deleteHash`;
 
 /** Options of {@link CuckooFilter.create}. */
 export interface CuckooCreateOptions extends SeedOption {
@@ -178,30 +182,36 @@ export class CuckooFilter {
   /** Adds one copy of `key`; true when it was absent before. CapacityError, nothing changed, when no room is found. */
   add(key: Key): boolean {
     hashInto(key, this.seed, this.hash, `${NAME}.add`);
-    return this.addHash(this.hash);
+    return this.addOne(this.hash, 0);
   }
 
   /** True when `key` may be in the filter; false when it certainly is not. */
   has(key: Key): boolean {
     hashInto(key, this.seed, this.hash, `${NAME}.has`);
-    return this.hasHash(this.hash);
+    return this.hasOne(this.hash, 0);
   }
 
   /** Removes one copy of `key`; false, nothing changed, when its fingerprint is in neither bucket. */
   delete(key: Key): boolean {
     hashInto(key, this.seed, this.hash, `${NAME}.delete`);
-    return this.deleteHash(this.hash);
+    return this.deleteOne(this.hash, 0);
   }
 
   /** Copies of `key`'s fingerprint in its two buckets: at least the copies added and not deleted. */
   countOf(key: Key): number {
     hashInto(key, this.seed, this.hash, `${NAME}.countOf`);
+    this.checkAttached();
     return this.probe.copiesOf(this.hash, 0);
   }
 
   /** `add` for a key already hashed with this filter's seed (h1..h4 at hash[at .. at + 3], as `hashInto` writes). */
   addHash(hash: Int32Array, at = 0): boolean {
-    checkHashAt(`${NAME}.addHash`, hash, at);
+    checkHashAt(ADD_HASH, hash, at);
+    return this.addOne(hash, at);
+  }
+
+  private addOne(hash: Int32Array, at: number): boolean {
+    this.checkAttached();
     const fresh = this.adder.one(hash, at, this.held);
     this.held++;
     return fresh;
@@ -209,13 +219,23 @@ export class CuckooFilter {
 
   /** `has` for a key already hashed with this filter's seed. */
   hasHash(hash: Int32Array, at = 0): boolean {
-    checkHashAt(`${NAME}.hasHash`, hash, at);
+    checkHashAt(HAS_HASH, hash, at);
+    return this.hasOne(hash, at);
+  }
+
+  private hasOne(hash: Int32Array, at: number): boolean {
+    this.checkAttached();
     return this.probe.mayHold(hash, at);
   }
 
   /** `delete` for a key already hashed with this filter's seed. */
   deleteHash(hash: Int32Array, at = 0): boolean {
-    checkHashAt(`${NAME}.deleteHash`, hash, at);
+    checkHashAt(DELETE_HASH, hash, at);
+    return this.deleteOne(hash, at);
+  }
+
+  private deleteOne(hash: Int32Array, at: number): boolean {
+    this.checkAttached();
     const slot = this.probe.slotOf(hash, at);
     if (slot < 0) return false;
     this.table.set(slot, 0);
@@ -228,6 +248,7 @@ export class CuckooFilter {
    * nothing: the keys are all checked first, and a CapacityError takes back every key of the call.
    */
   addAll(keys: Iterable<Key>): number {
+    this.checkAttached();
     const where = `${NAME}.addAll`;
     const list = keyList(where, keys);
     this.adder.begin();
@@ -253,6 +274,7 @@ export class CuckooFilter {
    * key j was absent before; returns how many were. Whole or nothing, as {@link addAll}.
    */
   addHashes(hashes: Int32Array, count: number, answers?: Uint8Array): number {
+    this.checkAttached();
     checkHashBatch(`${NAME}.addHashes`, hashes, count, answers, false);
     const fresh = this.adder.run(hashes, count, answers, this.held);
     this.held += count;
@@ -261,6 +283,7 @@ export class CuckooFilter {
 
   /** `has` of each key, hashed a batch at a time (in WebAssembly where it loads). */
   hasMany(keys: readonly Key[]): boolean[] {
+    this.checkAttached();
     const where = `${NAME}.hasMany`;
     const list = keyList(where, keys);
     const out = new Array<boolean>(list.length);
@@ -277,12 +300,14 @@ export class CuckooFilter {
 
   /** `hasHash` for a batch of hashed keys: `answers[j]` 1 when key j may be in. */
   hasHashes(hashes: Int32Array, count: number, answers: Uint8Array): void {
+    this.checkAttached();
     checkHashBatch(`${NAME}.hasHashes`, hashes, count, answers, true);
     this.probe.run(hashes, count, answers);
   }
 
   /** Removes one copy of each key, in order (the keys checked first); returns how many were found and removed. */
   deleteAll(keys: Iterable<Key>): number {
+    this.checkAttached();
     const where = `${NAME}.deleteAll`;
     const list = keyList(where, keys);
     let removed = 0;
@@ -296,6 +321,7 @@ export class CuckooFilter {
 
   /** `deleteHash` for a batch of hashed keys: `answers[j]` 1 when key j was removed; returns how many were. */
   deleteHashes(hashes: Int32Array, count: number, answers?: Uint8Array): number {
+    this.checkAttached();
     checkHashBatch(`${NAME}.deleteHashes`, hashes, count, answers, false);
     let removed = this.probe.removeRun(hashes, count, answers);
     if (removed >= 0) {
@@ -304,7 +330,7 @@ export class CuckooFilter {
     }
     removed = 0;
     for (let j = 0; j < count; j++) {
-      const yes = this.deleteHash(hashes, 4 * j);
+      const yes = this.deleteOne(hashes, 4 * j);
       if (yes) removed++;
       if (answers !== undefined) answers[j] = yes ? 1 : 0;
     }
@@ -359,6 +385,18 @@ export class CuckooFilter {
     return (
       other instanceof CuckooFilter && this.shape() === other.shape() && this.table.sameSlots(other.table)
     );
+  }
+
+  /**
+   * Refuses to work on a table whose buffer was detached (the caller's bytes of a filter read with `copy: false`,
+   * transferred): its reads threw a raw TypeError before. One byte length read a call.
+   */
+  private checkAttached(): void {
+    if (this.table.bytes.byteLength === 0) {
+      throw new InvalidArgumentError(
+        `${NAME}: the bytes this filter reads were detached (their ArrayBuffer was transferred); read the filter again from a copy`,
+      );
+    }
   }
 
   /** The params block's fields now: the shape the filter was made with, and the count it holds. */

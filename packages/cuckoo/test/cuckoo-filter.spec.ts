@@ -260,3 +260,26 @@ describe('CuckooFilter as a whole', () => {
     );
   });
 });
+
+describe('CuckooFilter read in place', () => {
+  it('refuses every call once the bytes it reads are detached (a typed error, not a TypeError)', () => {
+    const filter = CuckooFilter.create(5_000, 0.01);
+    filter.addAll(urlKeys(2_000, 'in-place'));
+    const bytes = filter.serialize();
+    const inPlace = CuckooFilter.deserialize(bytes, { copy: false });
+    expect(inPlace.has(urlKeys(1, 'in-place')[0]!)).toBe(true);
+    structuredClone(bytes.buffer, { transfer: [bytes.buffer] });
+    for (const call of [
+      () => inPlace.has('x'),
+      () => inPlace.add('x'),
+      () => inPlace.delete('x'),
+      () => inPlace.countOf('x'),
+      () => inPlace.hasMany(['x', 'y']),
+      () => inPlace.addAll(['x']),
+      () => inPlace.deleteAll(['x']),
+    ]) {
+      expect(call).toThrow(InvalidArgumentError);
+      expect(call).toThrow(/were detached/);
+    }
+  });
+});

@@ -149,3 +149,24 @@ describe('a filter block reader allocates nothing per query', () => {
     });
   }
 });
+
+describe('filter blocks read in place whose bytes are detached', () => {
+  it.each(['blocked', 'standard', 'fuse'] as const)(
+    '%s: a lookup refuses with an InvalidArgumentError, never answers a key of the set absent',
+    (kind) => {
+      const keys = urlKeys(2_000, `detached-${kind}`);
+      const bytes = buildFilterBlock(keys, { kind });
+      const reader = openFilterBlock(bytes);
+      expect(keys.every((key) => reader.mayContain(key))).toBe(true);
+      structuredClone(bytes.buffer, { transfer: [bytes.buffer] });
+      expect(bytes.byteLength).toBe(0);
+      for (const key of [keys[0]!, 'never added']) {
+        expect(() => reader.mayContain(key)).toThrow(InvalidArgumentError);
+        expect(() => reader.mayContain(key)).toThrow(/were detached/);
+      }
+      const hash = new Int32Array(4);
+      hashInto(keys[1]!, reader.seed, hash, 'test');
+      expect(() => reader.mayContainHash(hash)).toThrow(/were detached/);
+    },
+  );
+});

@@ -214,6 +214,7 @@ export class BinaryFuseFilter {
       const count = hashBatch(list, start, this.seed, where);
       if (batchAnswers.length < count) batchAnswers = new Uint8Array(count);
       const answers = batchAnswers;
+      this.checkAttached();
       this.probe.run(batchHashes(), count, answers);
       for (let j = 0; j < count; j++) out[start + j] = answers[j] === 1;
       start += count;
@@ -405,7 +406,21 @@ export class BinaryFuseFilter {
 
   /** Membership of the 64-bit key (high:low, int32 words): docs/FORMAT.md §3.8. */
   private contains(high: number, low: number): boolean {
-    return this.probe.contains(high, low);
+    if (this.probe.contains(high, low)) return true;
+    this.checkAttached();
+    return false;
+  }
+
+  /**
+   * Refuses to answer from fingerprints whose buffer was detached (the caller's bytes of a filter read in place,
+   * the default, transferred): they read as zeros, and a key of the set could be answered absent.
+   */
+  private checkAttached(): void {
+    if (this.bytes.byteLength === 0) {
+      throw new InvalidArgumentError(
+        `${NAME}: the bytes this filter reads were detached (their ArrayBuffer was transferred); read the filter again from a copy`,
+      );
+    }
   }
 
   /** The filter in bloomkit's binary format (docs/FORMAT.md §3.8). */
