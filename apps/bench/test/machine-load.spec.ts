@@ -9,7 +9,11 @@ describe('MachineLoad', () => {
     quiet.stop();
     expect(quiet.busy).toBe(false);
     expect(quiet.describe()).toBe('Load average 0.8 at the start, at most 1.1 during the run (2 cores).');
-    expect([quiet.verdict(true), quiet.verdict(false), quiet.verdict(null)]).toEqual(['met', '**short**', 'n/a']);
+    expect([quiet.verdict(true), quiet.verdict(false), quiet.verdict(null)]).toEqual([
+      'met',
+      '**short**',
+      'n/a',
+    ]);
 
     const loaded = [1.0, 6.9];
     const busy = new MachineLoad(2, () => loaded.shift()).start();
@@ -18,6 +22,8 @@ describe('MachineLoad', () => {
     expect(busy.describe()).toMatch(/at most 6\.9 during the run \(2 cores\): \*\*the machine was busy\*\*/);
     expect(busy.verdict(true)).toBe('not judged: machine busy (met at load 6.9)');
     const table = goalsMarkdown([{ goal: 'standard ≥ 1.3× bloomfilter', met: false, detail: '1.10×' }], busy);
-    expect(table).toContain('| standard ≥ 1.3× bloomfilter | not judged: machine busy (short at load 6.9) | 1.10× |');
+    expect(table).toContain(
+      '| standard ≥ 1.3× bloomfilter | not judged: machine busy (short at load 6.9) | 1.10× |',
+    );
   });
 });

@@ -32,9 +32,10 @@ export { Murmur3Stream } from './murmur3-stream.js';
 export type { FilterShapeOptions, FilterState } from './shape.js';
 /**
  * Argument checks that throw an InvalidArgumentError naming the parameter and its allowed range: integers, one of
- * a list, open intervals, one hashed key, a batch of hashes, a list of keys, a clock.
+ * a list, open intervals, one hashed key, a batch of hashes, a list of keys, a clock, storage not detached.
  */
 export {
+  checkAttached,
   checkClock,
   checkHashAt,
   checkHashBatch,

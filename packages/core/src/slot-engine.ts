@@ -10,7 +10,7 @@ import { NARROW_LIMIT, narrowScale } from './narrow.js';
 import type { Geometry } from './positions.js';
 import type { ResolvedShape, ResolvedState } from './shape.js';
 import type { FilterStore } from './storage.js';
-import { checkHashAt, checkHashBatch, keyList } from './validate.js';
+import { checkAttached, checkHashAt, checkHashBatch, keyList } from './validate.js';
 import type { BatchKernel } from './wasm/kernel-memory.js';
 
 /** hasMany's answers from the batch kernel, a batch at a time. */
@@ -239,18 +239,8 @@ export class SlotEngine<S extends FilterStore<S>> {
     return false;
   }
 
-  /**
-   * Refuses to answer from storage whose buffer was detached (transferred, or its Wasm memory gone): the caller's
-   * bytes of a filter read in place (`copy: false`), or a view of `payloadParts()` whose buffer a caller transferred,
-   * read as length 0, so every key looked absent (a false negative) and adds went nowhere. Checked where a key is
-   * answered absent or new, and once per batch: a byte length read, nothing on the path of a present key.
-   */
+  /** Refuses storage whose buffer was detached (validate.ts): where a key is answered absent or new, and a batch. */
   private checkAttached(): void {
-    const pages = this.store.pages;
-    if (pages.length > 0 && pages[0]!.byteLength === 0) {
-      throw new InvalidArgumentError(
-        `${this.kind.className}: the bytes this filter reads were detached (their ArrayBuffer was transferred); read the filter again from a copy`,
-      );
-    }
+    checkAttached(this.kind.className, this.store.pages[0]!);
   }
 }

@@ -88,6 +88,20 @@ export function keyList(where: string, keys: unknown): Key[] {
  * undefined where it is optional (`addHashes`).
  */
 /**
+ * Refuses to work on a filter's storage whose buffer was detached (transferred): the caller's bytes of a filter read
+ * in place (`copy: false`), or a view of `payloadParts()` whose buffer a caller transferred. Such bytes read as
+ * length 0, so a Bloom or fuse filter answered every key absent (a false negative) and a cuckoo filter's reads threw
+ * a raw TypeError. A byte length read: callers check where a key is answered absent or new, and once a batch.
+ */
+export function checkAttached(where: string, bytes: ArrayBufferView): void {
+  if (bytes.byteLength === 0) {
+    throw new InvalidArgumentError(
+      `${where}: the bytes this filter reads were detached (their ArrayBuffer was transferred); read the filter again from a copy`,
+    );
+  }
+}
+
+/**
  * Refuses a hashed key that is not `words` hash words at `hash[at ..]` of an Int32Array: a short array, an offset
  * past its end or a fraction would read missing words as 0, and a filter would add or ask a phantom key
  * (0, 0, 0, 0) that no key hashes to. Cheap enough for every single-key call.

@@ -19,7 +19,15 @@ import {
   resolveSeed,
   toFilterJson,
 } from '@bloomkit/core/internal';
-import { batchHashes, checkHashAt, checkHashBatch, hashBatch, hashInto, keyList } from '@bloomkit/core/kit';
+import {
+  batchHashes,
+  checkAttached,
+  checkHashAt,
+  checkHashBatch,
+  hashBatch,
+  hashInto,
+  keyList,
+} from '@bloomkit/core/kit';
 import { CapacityError } from './capacity-error.js';
 import { CuckooAdder } from './cuckoo-adder.js';
 import { type CuckooParams, cuckooKind, writeParams } from './cuckoo-codec.js';
@@ -200,7 +208,7 @@ export class CuckooFilter {
   /** Copies of `key`'s fingerprint in its two buckets: at least the copies added and not deleted. */
   countOf(key: Key): number {
     hashInto(key, this.seed, this.hash, `${NAME}.countOf`);
-    this.checkAttached();
+    checkAttached(NAME, this.table.bytes);
     return this.probe.copiesOf(this.hash, 0);
   }
 
@@ -211,7 +219,7 @@ export class CuckooFilter {
   }
 
   private addOne(hash: Int32Array, at: number): boolean {
-    this.checkAttached();
+    checkAttached(NAME, this.table.bytes);
     const fresh = this.adder.one(hash, at, this.held);
     this.held++;
     return fresh;
@@ -224,7 +232,7 @@ export class CuckooFilter {
   }
 
   private hasOne(hash: Int32Array, at: number): boolean {
-    this.checkAttached();
+    checkAttached(NAME, this.table.bytes);
     return this.probe.mayHold(hash, at);
   }
 
@@ -235,7 +243,7 @@ export class CuckooFilter {
   }
 
   private deleteOne(hash: Int32Array, at: number): boolean {
-    this.checkAttached();
+    checkAttached(NAME, this.table.bytes);
     const slot = this.probe.slotOf(hash, at);
     if (slot < 0) return false;
     this.table.set(slot, 0);
@@ -248,7 +256,7 @@ export class CuckooFilter {
    * nothing: the keys are all checked first, and a CapacityError takes back every key of the call.
    */
   addAll(keys: Iterable<Key>): number {
-    this.checkAttached();
+    checkAttached(NAME, this.table.bytes);
     const where = `${NAME}.addAll`;
     const list = keyList(where, keys);
     this.adder.begin();
@@ -274,7 +282,7 @@ export class CuckooFilter {
    * key j was absent before; returns how many were. Whole or nothing, as {@link addAll}.
    */
   addHashes(hashes: Int32Array, count: number, answers?: Uint8Array): number {
-    this.checkAttached();
+    checkAttached(NAME, this.table.bytes);
     checkHashBatch(`${NAME}.addHashes`, hashes, count, answers, false);
     const fresh = this.adder.run(hashes, count, answers, this.held);
     this.held += count;
@@ -283,7 +291,7 @@ export class CuckooFilter {
 
   /** `has` of each key, hashed a batch at a time (in WebAssembly where it loads). */
   hasMany(keys: readonly Key[]): boolean[] {
-    this.checkAttached();
+    checkAttached(NAME, this.table.bytes);
     const where = `${NAME}.hasMany`;
     const list = keyList(where, keys);
     const out = new Array<boolean>(list.length);
@@ -300,14 +308,14 @@ export class CuckooFilter {
 
   /** `hasHash` for a batch of hashed keys: `answers[j]` 1 when key j may be in. */
   hasHashes(hashes: Int32Array, count: number, answers: Uint8Array): void {
-    this.checkAttached();
+    checkAttached(NAME, this.table.bytes);
     checkHashBatch(`${NAME}.hasHashes`, hashes, count, answers, true);
     this.probe.run(hashes, count, answers);
   }
 
   /** Removes one copy of each key, in order (the keys checked first); returns how many were found and removed. */
   deleteAll(keys: Iterable<Key>): number {
-    this.checkAttached();
+    checkAttached(NAME, this.table.bytes);
     const where = `${NAME}.deleteAll`;
     const list = keyList(where, keys);
     let removed = 0;
@@ -321,7 +329,7 @@ export class CuckooFilter {
 
   /** `deleteHash` for a batch of hashed keys: `answers[j]` 1 when key j was removed; returns how many were. */
   deleteHashes(hashes: Int32Array, count: number, answers?: Uint8Array): number {
-    this.checkAttached();
+    checkAttached(NAME, this.table.bytes);
     checkHashBatch(`${NAME}.deleteHashes`, hashes, count, answers, false);
     let removed = this.probe.removeRun(hashes, count, answers);
     if (removed >= 0) {
@@ -385,18 +393,6 @@ export class CuckooFilter {
     return (
       other instanceof CuckooFilter && this.shape() === other.shape() && this.table.sameSlots(other.table)
     );
-  }
-
-  /**
-   * Refuses to work on a table whose buffer was detached (the caller's bytes of a filter read with `copy: false`,
-   * transferred): its reads threw a raw TypeError before. One byte length read a call.
-   */
-  private checkAttached(): void {
-    if (this.table.bytes.byteLength === 0) {
-      throw new InvalidArgumentError(
-        `${NAME}: the bytes this filter reads were detached (their ArrayBuffer was transferred); read the filter again from a copy`,
-      );
-    }
   }
 
   /** The params block's fields now: the shape the filter was made with, and the count it holds. */

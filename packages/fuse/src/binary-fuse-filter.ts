@@ -22,7 +22,7 @@ import {
   resolveSeed,
   toFilterJson,
 } from '@bloomkit/core/internal';
-import { batchHashes, hashBatch, hashInto, keyList } from '@bloomkit/core/kit';
+import { batchHashes, checkAttached, hashBatch, hashInto, keyList } from '@bloomkit/core/kit';
 import { firstOccurrences } from './distinct-keys.js';
 import { MAX_ATTEMPTS, populate } from './fuse-build.js';
 import { type FuseParams, fuseKind, readParams, writeParams } from './fuse-codec.js';
@@ -214,7 +214,7 @@ export class BinaryFuseFilter {
       const count = hashBatch(list, start, this.seed, where);
       if (batchAnswers.length < count) batchAnswers = new Uint8Array(count);
       const answers = batchAnswers;
-      this.checkAttached();
+      checkAttached(NAME, this.bytes);
       this.probe.run(batchHashes(), count, answers);
       for (let j = 0; j < count; j++) out[start + j] = answers[j] === 1;
       start += count;
@@ -407,20 +407,8 @@ export class BinaryFuseFilter {
   /** Membership of the 64-bit key (high:low, int32 words): docs/FORMAT.md §3.8. */
   private contains(high: number, low: number): boolean {
     if (this.probe.contains(high, low)) return true;
-    this.checkAttached();
+    checkAttached(NAME, this.bytes);
     return false;
-  }
-
-  /**
-   * Refuses to answer from fingerprints whose buffer was detached (the caller's bytes of a filter read in place,
-   * the default, transferred): they read as zeros, and a key of the set could be answered absent.
-   */
-  private checkAttached(): void {
-    if (this.bytes.byteLength === 0) {
-      throw new InvalidArgumentError(
-        `${NAME}: the bytes this filter reads were detached (their ArrayBuffer was transferred); read the filter again from a copy`,
-      );
-    }
   }
 
   /** The filter in bloomkit's binary format (docs/FORMAT.md §3.8). */
