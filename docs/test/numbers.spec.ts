@@ -69,7 +69,7 @@ describe("the bench README's latest results", () => {
   const quick = read('apps/bench/results/quick.md');
 
   it('cites results/quick.md, from the same run (date and Node version)', () => {
-    expect(section).toContain('(apps/bench/results/quick.md)');
+    expect(section).toContain('(results/quick.md)');
     const run = /Node (v[\d.]+), [^,]+, [^,]+, (\d{4}-\d\d-\d\d)/.exec(quick);
     expect(run).not.toBeNull();
     expect(section).toContain(`Node ${run![1]}`);
@@ -100,7 +100,7 @@ describe("the bench README's latest results", () => {
 
   it('quotes the out-of-cache run from results/out-of-cache/full.md', () => {
     const sentence = section.slice(section.indexOf('At 10^7 keys'), section.indexOf('On this machine on'));
-    expect(sentence).toContain('(apps/bench/results/out-of-cache/full.md)');
+    expect(sentence).toContain('(results/out-of-cache/full.md)');
     const full = numbers(read('apps/bench/results/out-of-cache/full.md'));
     const quoted = [...sentence.matchAll(/(\d+\.\d+)×/g)].map((found) => found[1]!);
     expect(quoted.length).toBeGreaterThan(3);
@@ -112,7 +112,7 @@ describe("the bench README's latest results", () => {
       section.indexOf('On this machine on'),
       section.indexOf('Where bloomkit falls short'),
     );
-    expect(sentence).toContain('(apps/bench/results/out-of-cache/blocked/quick.md)');
+    expect(sentence).toContain('(results/out-of-cache/blocked/quick.md)');
     const run = numbers(read('apps/bench/results/out-of-cache/blocked/quick.md'));
     // Every rate and ratio quoted (two decimals), not the command's parameters.
     const quoted = [...sentence.matchAll(/\d+\.\d\d/g)].map((found) => found[0]);

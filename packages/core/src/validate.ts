@@ -83,11 +83,6 @@ export function keyList(where: string, keys: unknown): Key[] {
 }
 
 /**
- * The arguments of a batch of keys already hashed (`addHashes`, `hasHashes`): `count` an integer in
- * [0, hashes.length / 4], `hashes` an Int32Array, and `answers` a Uint8Array of at least `count` bytes, or
- * undefined where it is optional (`addHashes`).
- */
-/**
  * Refuses to work on a filter's storage whose buffer was detached (transferred): the caller's bytes of a filter read
  * in place (`copy: false`), or a view of `payloadParts()` whose buffer a caller transferred. Such bytes read as
  * length 0, so a Bloom or fuse filter answered every key absent (a false negative) and a cuckoo filter's reads threw
@@ -121,6 +116,11 @@ export function checkHashAt(where: string, hash: unknown, at: unknown, words = 4
   );
 }
 
+/**
+ * The arguments of a batch of keys already hashed (`addHashes`, `hasHashes`): `count` an integer in
+ * [0, hashes.length / 4], `hashes` an Int32Array, and `answers` a Uint8Array of at least `count` bytes, or
+ * undefined where it is optional (`addHashes`).
+ */
 export function checkHashBatch(
   where: string,
   hashes: unknown,
