@@ -5,10 +5,12 @@ import { MachineLoad } from '../src/machine-load.js';
 describe('MachineLoad', () => {
   it('judges the goals on a quiet machine and marks them not judged past its cores', () => {
     const readings = [0.8, 1.1, 1.3];
-    const quiet = new MachineLoad(2, () => readings.shift()).start();
+    const quiet = new MachineLoad(3, () => readings.shift()).start();
     quiet.stop();
     expect(quiet.busy).toBe(false);
-    expect(quiet.describe()).toBe('Load average 0.8 at the start, at most 1.1 during the run (2 cores).');
+    expect(quiet.describe()).toBe(
+      'Load average 0.8 at the start, median 1.1 and at most 1.1 during the run (busy past 3).',
+    );
     expect([quiet.verdict(true), quiet.verdict(false), quiet.verdict(null)]).toEqual([
       'met',
       '**short**',
@@ -16,10 +18,12 @@ describe('MachineLoad', () => {
     ]);
 
     const loaded = [1.0, 6.9];
-    const busy = new MachineLoad(2, () => loaded.shift()).start();
+    const busy = new MachineLoad(3, () => loaded.shift()).start();
     busy.stop();
     expect(busy.busy).toBe(true);
-    expect(busy.describe()).toMatch(/at most 6\.9 during the run \(2 cores\): \*\*the machine was busy\*\*/);
+    expect(busy.describe()).toMatch(
+      /median 6\.9 and at most 6\.9 during the run \(busy past 3\): \*\*the machine was busy\*\*/,
+    );
     expect(busy.verdict(true)).toBe('not judged: machine busy (met at load 6.9)');
     const table = goalsMarkdown([{ goal: 'standard ≥ 1.3× bloomfilter', met: false, detail: '1.10×' }], busy);
     expect(table).toContain(
