@@ -29,24 +29,24 @@ export class CuckooAdder {
   }
 
   /**
-   * Adds one copy of the hashed key (h1..h4 at hash[at .. at + 3]); true when it was absent before. `held` (the
-   * filter's fingerprints before the call, as the batch calls take it too) goes into a refusal's message.
+   * Adds one copy of the hashed key (h1..h4 at hash[at .. at + 3]); true when it was absent before. A refusal
+   * counts the slots filled when the key found no room.
    */
-  one(hash: Int32Array, at: number, held: number): boolean {
+  one(hash: Int32Array, at: number): boolean {
     this.walk.beginOne();
     const placed = this.probe.placeFirst(hash, at);
     if (placed >= 0 && (placed & 1) === 1) return (placed & 2) !== 0;
-    return this.insert(hash, at, held);
+    return this.insert(hash, at);
   }
 
   /**
    * Adds `count` hashed keys in order (key j's h1..h4 at hashes[4j .. 4j + 3]), whole or nothing: `answers[j]` 1
    * when key j was absent before; returns how many were. On a CapacityError every key of the call is taken back.
    */
-  run(hashes: Int32Array, count: number, answers: Uint8Array | undefined, held: number): number {
+  run(hashes: Int32Array, count: number, answers: Uint8Array | undefined): number {
     this.begin();
     try {
-      return this.add(hashes, count, answers, held);
+      return this.add(hashes, count, answers);
     } catch (error) {
       this.undo();
       throw error;
@@ -75,9 +75,9 @@ export class CuckooAdder {
    * walks too, its log copied into the walk's after each call), a key it stops at here. `answers[j]` 1 when key j
    * was absent before; returns how many were.
    */
-  add(hashes: Int32Array, count: number, answers: Uint8Array | undefined, held: number): number {
+  add(hashes: Int32Array, count: number, answers: Uint8Array | undefined): number {
     const kernel = this.probe.kernel();
-    if (kernel === null) return this.insertEach(hashes, 0, count, answers, held);
+    if (kernel === null) return this.insertEach(hashes, 0, count, answers);
     const f = this.table.fingerprintBits;
     const maxKicks = this.walk.maxKicks;
     let fresh = 0;
@@ -91,7 +91,7 @@ export class CuckooAdder {
         for (let j = from; j < stop; j++) fresh += kernel.answers[j]!;
         if (answers !== undefined) answers.set(kernel.answers.subarray(from, stop), done + from);
         // The key it stopped at (nothing written for it: its walk failed, or the kernel's log was near full): here.
-        if (stop < n) fresh += this.insertEach(hashes, done + stop, done + stop + 1, answers, held);
+        if (stop < n) fresh += this.insertEach(hashes, done + stop, done + stop + 1, answers);
         from = stop + 1;
       }
     }
@@ -99,16 +99,10 @@ export class CuckooAdder {
   }
 
   /** Adds hashed keys from..to − 1 in JavaScript, logged in a batch; returns how many were absent before. */
-  private insertEach(
-    hashes: Int32Array,
-    from: number,
-    to: number,
-    answers: Uint8Array | undefined,
-    held: number,
-  ): number {
+  private insertEach(hashes: Int32Array, from: number, to: number, answers: Uint8Array | undefined): number {
     let fresh = 0;
     for (let j = from; j < to; j++) {
-      const yes = this.insert(hashes, 4 * j, held);
+      const yes = this.insert(hashes, 4 * j);
       if (yes) fresh++;
       if (answers !== undefined) answers[j] = yes ? 1 : 0;
     }
@@ -116,7 +110,7 @@ export class CuckooAdder {
   }
 
   /** Places one copy of the hashed key in JavaScript; true when it was absent before. */
-  private insert(hash: Int32Array, at: number, held: number): boolean {
+  private insert(hash: Int32Array, at: number): boolean {
     const fp = fingerprintOf(hash[at + 1]!, this.modulus);
     const i1 = firstBucket(hash[at]!, this.buckets);
     const i2 = otherBucket(i1, fp, this.buckets);
@@ -129,12 +123,12 @@ export class CuckooAdder {
     const fresh = !seen1 && !table.sawFingerprint;
     if (empty1 >= 0) this.walk.placeAt(empty1, fp);
     else if (empty2 >= 0) this.walk.placeAt(empty2, fp);
-    else this.kickOrRefuse(fp, i1, i2, hash[at + 2]!, held);
+    else this.kickOrRefuse(fp, i1, i2, hash[at + 2]!);
     return fresh;
   }
 
   /** Step 2, both buckets full: the walk, or a CapacityError with the walk undone. */
-  private kickOrRefuse(fp: number, i1: number, i2: number, r: number, _held: number): void {
+  private kickOrRefuse(fp: number, i1: number, i2: number, r: number): void {
     if (this.walk.kick(fp, i1, i2, r)) return;
     // The slots filled when the key found no room (the batch's keys before it included), counted before the undo.
     const filled = this.table.census().held;

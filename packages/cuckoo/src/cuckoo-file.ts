@@ -1,4 +1,4 @@
-import { type ByteSource, type DeserializeOptions, FormatError } from '@bloomkit/core';
+import { type ByteSource, type DeserializeOptions, FormatError, InvalidArgumentError } from '@bloomkit/core';
 import { checkAllocation, decodeChain, readDeserializeOptions, setUint64 } from '@bloomkit/core/internal';
 import { crc32c } from '@bloomkit/core/kit';
 import { type CuckooParams, cuckooKind, readParams } from './cuckoo-codec.js';
@@ -61,9 +61,18 @@ export function checkedHeld(table: SlotTable, where: string): number {
   return census.held;
 }
 
-/** Writes the fingerprint count and the checksum into a file whose table was changed in place. */
-export function syncCuckooFile(file: Uint8Array, held: number): void {
+/**
+ * Writes the fingerprint count and the checksum into the file a filter read in place works in, and returns it;
+ * InvalidArgumentError for a filter that does not work in place (`file` undefined).
+ */
+export function syncCuckooFile(where: string, file: Uint8Array | undefined, held: number): Uint8Array {
+  if (file === undefined) {
+    throw new InvalidArgumentError(
+      `${where}: this filter does not work in place (it was not read with copy: false from one array); use serialize()`,
+    );
+  }
   const view = new DataView(file.buffer, file.byteOffset, file.length);
   setUint64(view, HELD_AT, held);
   view.setUint32(file.length - 4, crc32c(file.subarray(0, file.length - 4)), true);
+  return file;
 }

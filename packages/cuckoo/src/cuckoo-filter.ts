@@ -5,10 +5,8 @@ import {
   type FilterJson,
   FORMAT_VERSION,
   IncompatibleFiltersError,
-  InvalidArgumentError,
   type Key,
   type KindRecord,
-  type SeedOption,
 } from '@bloomkit/core';
 import {
   checkAllocation,
@@ -34,7 +32,7 @@ import { type CuckooParams, cuckooKind, writeParams } from './cuckoo-codec.js';
 import { cuckooFacts } from './cuckoo-facts.js';
 import { readCuckooFile, syncCuckooFile } from './cuckoo-file.js';
 import { CuckooProbe } from './cuckoo-probe.js';
-import { type BucketSize, MAX_KICKS, planShape, rateAt } from './cuckoo-shape.js';
+import { type BucketSize, type CuckooCreateOptions, MAX_KICKS, planShape, rateAt } from './cuckoo-shape.js';
 import { CuckooWalk } from './cuckoo-walk.js';
 import { SlotTable } from './slot-table.js';
 
@@ -46,12 +44,6 @@ const NAME = 'CuckooFilter';
 const ADD_HASH = `${NAME}.addHash`;
 const HAS_HASH = `${NAME}.hasHash`;
 const DELETE_HASH = `${NAME}.deleteHash`;
-
-/** Options of {@link CuckooFilter.create}. */
-export interface CuckooCreateOptions extends SeedOption {
-  /** Slots a bucket: 2, 4 (default) or 8. Larger buckets fill further (84%, 95%, 98%) and need a bit more a slot. */
-  readonly bucketSize?: BucketSize;
-}
 
 /**
  * A cuckoo filter (Fan, Andersen, Kaminsky & Mitzenmacher, "Cuckoo Filter: Practically Better Than Bloom", CoNEXT
@@ -139,7 +131,7 @@ export class CuckooFilter {
     return new CuckooFilter(params, seed, SlotTable.empty(slots, shape.fingerprintBits));
   }
 
-  /** A filter sized for the keys (at least 1) holding each once: `create(max(1, keys), fpr)` then `addAll`. */
+  /** A filter sized for the keys (at least 1) holding a copy of each: `create(max(1, keys), fpr)` then `addAll`. */
   static from(keys: Iterable<Key>, fpr: number, options?: CuckooCreateOptions): CuckooFilter {
     const list = keyList(`${NAME}.from`, keys);
     const filter = CuckooFilter.create(Math.max(1, list.length), fpr, options);
@@ -220,7 +212,7 @@ export class CuckooFilter {
 
   private addOne(hash: Int32Array, at: number): boolean {
     checkAttached(NAME, this.table.bytes);
-    const fresh = this.adder.one(hash, at, this.held);
+    const fresh = this.adder.one(hash, at);
     this.held++;
     return fresh;
   }
@@ -264,7 +256,7 @@ export class CuckooFilter {
     try {
       for (let start = 0; start < list.length; ) {
         const count = hashBatch(list, start, this.seed, where);
-        fresh += this.adder.add(batchHashes(), count, undefined, this.held);
+        fresh += this.adder.add(batchHashes(), count, undefined);
         start += count;
       }
     } catch (error) {
@@ -284,7 +276,7 @@ export class CuckooFilter {
   addHashes(hashes: Int32Array, count: number, answers?: Uint8Array): number {
     checkAttached(NAME, this.table.bytes);
     checkHashBatch(`${NAME}.addHashes`, hashes, count, answers, false);
-    const fresh = this.adder.run(hashes, count, answers, this.held);
+    const fresh = this.adder.run(hashes, count, answers);
     this.held += count;
     return fresh;
   }
@@ -415,14 +407,7 @@ export class CuckooFilter {
    * from, so they are a valid file again, and returns them. InvalidArgumentError for any other filter.
    */
   syncBytes(): Uint8Array {
-    const file = this.inPlace;
-    if (file === undefined) {
-      throw new InvalidArgumentError(
-        `${NAME}.syncBytes: this filter does not work in place (it was not read with copy: false from one array); use serialize()`,
-      );
-    }
-    syncCuckooFile(file, this.held);
-    return file;
+    return syncCuckooFile(`${NAME}.syncBytes`, this.inPlace, this.held);
   }
 
   /** The table's shape, for an inspector (`bloomkit info`, the sizing page), without a branch for this kind. */

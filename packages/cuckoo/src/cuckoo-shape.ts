@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@bloomkit/core';
+import { InvalidArgumentError, type SeedOption } from '@bloomkit/core';
 import { checkInteger, checkOneOf, checkOpenInterval } from '@bloomkit/core/kit';
 
 /** Slots a bucket may hold. */
@@ -102,4 +102,10 @@ export function cuckooShape(capacity: number, fpr: number, bucketSize?: BucketSi
     bitsPerKey: (slots * shape.fingerprintBits) / capacity,
     fprAtCapacity: rateAt(shape, capacity / slots),
   };
+}
+
+/** Options of `CuckooFilter.create` (and `from`). */
+export interface CuckooCreateOptions extends SeedOption {
+  /** Slots a bucket: 2, 4 (default) or 8. Larger buckets fill further (84%, 95%, 98%) and need a bit more a slot. */
+  readonly bucketSize?: BucketSize;
 }

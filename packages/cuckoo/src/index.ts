@@ -1,8 +1,9 @@
 export { CapacityError } from './capacity-error.js';
 export { cuckooKind } from './cuckoo-codec.js';
-export { type CuckooCreateOptions, CuckooFilter } from './cuckoo-filter.js';
+export { CuckooFilter } from './cuckoo-filter.js';
 export {
   type BucketSize,
+  type CuckooCreateOptions,
   type CuckooPlan,
   type CuckooShape,
   cuckooShape,

@@ -23,13 +23,12 @@ import {
   toFilterJson,
 } from '@bloomkit/core/internal';
 import { batchHashes, checkAttached, hashBatch, hashInto, keyList } from '@bloomkit/core/kit';
-import { firstOccurrences } from './distinct-keys.js';
-import { MAX_ATTEMPTS, populate } from './fuse-build.js';
 import { type FuseParams, fuseKind, readParams, writeParams } from './fuse-codec.js';
 import { fuseFacts } from './fuse-facts.js';
 import type { FuseLayout } from './fuse-layout.js';
 import { checkCount, type FuseBuildOptions, type FuseReference, fingerprintBitsOf } from './fuse-options.js';
 import { FuseProbe } from './fuse-probe.js';
+import { buildSet, keyWords } from './fuse-set.js';
 
 /** `hasMany`'s answers of one hashed batch, before they become booleans: grown to the largest batch seen. */
 let batchAnswers = new Uint8Array(1024);
@@ -105,17 +104,7 @@ export class BinaryFuseFilter {
     const seed = resolveSeed(where, options?.seed);
     const list = keyList(where, keys);
     checkCount(where, list.length);
-    const words = new Uint32Array(2 * list.length);
-    for (let start = 0; start < list.length; ) {
-      const count = hashBatch(list, start, seed, where);
-      const hashes = batchHashes();
-      for (let j = 0; j < count; j++) {
-        words[2 * (start + j)] = hashes[4 * j]!;
-        words[2 * (start + j) + 1] = hashes[4 * j + 1]!;
-      }
-      start += count;
-    }
-    return BinaryFuseFilter.fromWords(where, words, bits, seed, false, true);
+    return BinaryFuseFilter.fromWords(where, keyWords(where, list, seed), bits, seed, false, true);
   }
 
   /**
@@ -164,11 +153,7 @@ export class BinaryFuseFilter {
     return BinaryFuseFilter.fromWords(where, words, bits, seed, false, true);
   }
 
-  /**
-   * The build of `words`. With `distinct`, a set whose build found repeats is built again from its distinct keys,
-   * each at its first occurrence (distinct-keys.ts): the reference over the distinct hashes, sized for them. Without
-   * (`fromHashes`), the reference's own handling, sized for every key given.
-   */
+  /** The filter of the set `words`, built with or without dropping repeats first (fuse-set.ts, buildSet). */
   private static fromWords(
     where: string,
     words: Uint32Array,
@@ -177,15 +162,7 @@ export class BinaryFuseFilter {
     callerHashes: boolean,
     distinct: boolean,
   ): BinaryFuseFilter {
-    let built = populate(words, bits);
-    if (built !== undefined && distinct && built.keys < words.length / 2) {
-      built = populate(firstOccurrences(words), bits);
-    }
-    if (built === undefined) {
-      throw new InvalidArgumentError(
-        `${where}: no seed of ${MAX_ATTEMPTS} built the filter (each fails with probability below 1/2; more than 63 keys hashing to one slot fail every seed)`,
-      );
-    }
+    const built = buildSet(where, words, bits, distinct);
     const params: FuseParams = {
       fingerprintBits: bits,
       callerHashes,
